@@ -1,0 +1,26 @@
+#pragma once
+// The output grammar of one problem for one instance (Appendix D). All seven share a shape:
+//   S        -> KEYWORD ": [" Body "], Objective: " Number
+//   Body     -> List                       (flat)   |   "[" List "]" (", [" List "]")*  (nested)
+//   List     -> Index (", " Index)*        (may be empty when allow_empty)
+//   Index    -> decimal in [first_index, last_index], no leading zeros
+//   Number   -> Digit+ "." Digit+
+// decoding/ compiles this into a token-mask automaton; `accepts` is the plain reference
+// recogniser its tests compare against.
+#include <string>
+#include <string_view>
+
+namespace falcon::problems {
+
+struct GrammarSpec {
+  std::string keyword;     // "Route", "Routes", "Set", "Order", "Schedule"
+  bool nested = false;     // list of bracketed lists (CVRP, JSSP)
+  bool allow_empty = false;  // the (inner) list may be empty (OP, MIS, MVC)
+  int first_index = 0;     // smallest index the text may contain
+  int last_index = 0;      // largest index the text may contain
+
+  std::string to_bnf() const;
+  bool accepts(std::string_view text) const;
+};
+
+}  // namespace falcon::problems

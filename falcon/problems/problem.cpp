@@ -1,0 +1,21 @@
+#include "falcon/problems/problem.h"
+
+#include <cmath>
+
+namespace falcon::problems {
+
+double gap(Sense sense, double f, double f_star) {
+  const double denom = std::fabs(f_star);
+  if (denom == 0.0) return f == f_star ? 0.0 : INFINITY;
+  return sense == Sense::kMinimize ? (f - f_star) / denom : (f_star - f) / denom;
+}
+
+std::string Problem::format(const Instance& instance, const Solution& solution) const {
+  return format_solution(text_format(), solution, objective(instance, solution));
+}
+
+ParseResult Problem::parse(std::string_view text, bool lenient) const {
+  return lenient ? parse_solution_lenient(text_format(), text) : parse_solution_strict(text_format(), text);
+}
+
+}  // namespace falcon::problems

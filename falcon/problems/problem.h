@@ -1,0 +1,80 @@
+#pragma once
+// The problem interface (DESIGN §3). Each problem is a file pair with plain structs and pure
+// functions; a `Problem` adapter exposes them behind this one interface so that the registry,
+// the command line, decoding and training can treat all seven alike.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "falcon/core/error.h"
+#include "falcon/problems/grammar_spec.h"
+#include "falcon/problems/solution.h"
+#include "falcon/problems/solution_text.h"
+
+namespace falcon::problems {
+
+enum class Sense { kMinimize, kMaximize };
+
+// Relative gap to a reference value f*: (f - f*)/|f*| when minimising, (f* - f)/|f*| when
+// maximising; positive means worse than the reference.
+double gap(Sense sense, double f, double f_star);
+
+struct Instance {
+  virtual ~Instance() = default;
+  virtual int size() const = 0;  // nodes, vertices or jobs: the `n` of the paper's tables
+  std::string name;              // file stem, or "<problem>-n<n>-s<seed>-<k>" when generated
+};
+
+// Generator parameters, from `--generate n=20,distribution=gm,m=5` or a YAML section.
+// Each problem reads its own keys from `params` and rejects keys it does not know.
+struct GenerateOptions {
+  int n = 20;
+  std::string distribution;                   // "" = the problem's default
+  std::map<std::string, std::string> params;  // problem-specific keys
+};
+
+class Problem {
+ public:
+  virtual ~Problem() = default;
+
+  virtual std::string_view name() const = 0;  // registry key: "tsp", "op", ...
+  virtual Sense sense() const = 0;
+  virtual TextFormat text_format() const = 0;
+  virtual GrammarSpec grammar(const Instance& instance) const = 0;
+
+  virtual std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const = 0;
+  // Benchmark files (TSPLIB, CVRPLIB, Taillard, ...). Throws falcon::Error naming file:line.
+  virtual std::shared_ptr<Instance> read_file(const std::string& path) const = 0;
+  virtual std::string prompt(const Instance& instance) const = 0;  // phi: what the model reads
+
+  // Objective of what the solution contains (indices out of range are skipped); meaningful
+  // as a score only when the solution is feasible.
+  virtual double objective(const Instance& instance, const Solution& solution) const = 0;
+  virtual bool feasible(const Instance& instance, const Solution& solution) const = 0;
+  // Violation magnitude v(x) of Definition 3.3: >= 0, and 0 exactly when feasible.
+  virtual double violation(const Instance& instance, const Solution& solution) const = 0;
+  // Appendix E: feasible for any input, identity on feasible input, and
+  // repair_distance(R(x), x) <= locality_constant() * violation(x).
+  virtual Solution repair(const Instance& instance, const Solution& solution) const = 0;
+  virtual double repair_distance(const Instance& instance, const Solution& repaired,
+                                 const Solution& original) const = 0;
+  virtual double locality_constant() const = 0;  // alpha of Definition 3.3
+
+  // psi^-1: the solution in the grammar's text, with its objective.
+  std::string format(const Instance& instance, const Solution& solution) const;
+  // psi: strict reads exactly the grammar; lenient salvages truncated or garbled text.
+  ParseResult parse(std::string_view text, bool lenient = false) const;
+};
+
+// Down-cast with a clear error when an instance of one problem reaches another's functions.
+template <class T>
+const T& instance_as(const Instance& instance, std::string_view problem) {
+  const T* typed = dynamic_cast<const T*>(&instance);
+  if (typed == nullptr) throw Error("instance '" + instance.name + "' is not a " + std::string(problem) + " instance");
+  return *typed;
+}
+
+}  // namespace falcon::problems

@@ -1,0 +1,177 @@
+#include "falcon/problems/solution_text.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+
+namespace falcon::problems {
+namespace {
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Reads digits at text[pos..], advancing pos; saturates at kIndexOverflow.
+int read_index(std::string_view text, std::size_t& pos, int index_base) {
+  long long value = 0;
+  bool overflow = false;
+  while (pos < text.size() && is_digit(text[pos])) {
+    if (!overflow) {
+      value = value * 10 + (text[pos] - '0');
+      if (value > static_cast<long long>(kIndexOverflow)) overflow = true;
+    }
+    ++pos;
+  }
+  if (overflow) return kIndexOverflow;
+  return static_cast<int>(value - index_base);  // 1-based "0" becomes -1: invalid
+}
+
+void append_list(std::string& out, const std::vector<int>& list, int index_base) {
+  out += '[';
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(static_cast<long long>(list[i]) + index_base);
+  }
+  out += ']';
+}
+
+// Recursive-descent reader for the strict grammar. Every method consumes or fails; none loops
+// without advancing, so any input terminates in O(bytes).
+class StrictParser {
+ public:
+  StrictParser(const TextFormat& fmt, std::string_view text) : fmt_(fmt), text_(text) {}
+
+  ParseResult run() {
+    ParseResult result;
+    Solution solution;
+    if (!literal(fmt_.keyword) || !literal(": [")) return fail(result, "expected '" + fmt_.keyword + ": ['");
+    if (fmt_.nested) {
+      if (peek() == '[') {
+        do {
+          if (!literal("[")) return fail(result, "expected '['");
+          solution.lists.emplace_back();
+          if (!list(solution.lists.back())) return fail(result, "expected an index or ']'");
+          if (!literal("]")) return fail(result, "expected ']'");
+        } while (literal(", "));
+      }
+    } else {
+      solution.lists.emplace_back();
+      if (!list(solution.lists.back())) return fail(result, "expected an index or ']'");
+    }
+    if (!literal("], Objective: ")) return fail(result, "expected '], Objective: '");
+    const std::size_t number_start = pos_;
+    if (!digits() || !literal(".") || !digits()) return fail(result, "expected a number like 12.34");
+    result.objective = std::strtod(std::string(text_.substr(number_start, pos_ - number_start)).c_str(), nullptr);
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    if (pos_ != text_.size()) return fail(result, "unexpected text after the objective");
+    result.solution = std::move(solution);
+    return result;
+  }
+
+ private:
+  // Possibly empty: Index (", " Index)*
+  bool list(std::vector<int>& out) {
+    if (!is_digit(peek())) return true;  // empty list; the caller checks the closing ']'
+    do {
+      if (!is_digit(peek())) return false;
+      out.push_back(read_index(text_, pos_, fmt_.index_base));
+    } while (literal(", "));
+    return true;
+  }
+  bool digits() {
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
+    return pos_ > start;
+  }
+  bool literal(std::string_view s) {
+    if (text_.substr(pos_, s.size()) != s) return false;
+    pos_ += s.size();
+    return true;
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  ParseResult& fail(ParseResult& r, std::string what) {
+    r.solution.reset();
+    r.objective.reset();
+    r.error = std::move(what);
+    r.error_offset = pos_;
+    return r;
+  }
+
+  const TextFormat& fmt_;
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective) {
+  std::string out = fmt.keyword + ": ";
+  if (fmt.nested) {
+    out += '[';
+    for (std::size_t i = 0; i < solution.lists.size(); ++i) {
+      if (i) out += ", ";
+      append_list(out, solution.lists[i], fmt.index_base);
+    }
+    out += ']';
+  } else {
+    append_list(out, solution.items(), fmt.index_base);
+  }
+  char number[64];
+  std::snprintf(number, sizeof number, "%.2f", objective < 0 ? 0.0 : objective);
+  out += ", Objective: ";
+  out += number;
+  return out;
+}
+
+ParseResult parse_solution_strict(const TextFormat& fmt, std::string_view text) {
+  return StrictParser(fmt, text).run();
+}
+
+ParseResult parse_solution_lenient(const TextFormat& fmt, std::string_view text) {
+  ParseResult result;
+  std::size_t pos = text.find('[');
+  if (pos == std::string_view::npos) {
+    result.error = "no '[' in the text";
+    return result;
+  }
+  Solution solution;
+  if (!fmt.nested) solution.lists.emplace_back();
+  int depth = 0;
+  bool need_new_list = true;  // nested: digits at depth 1 (outside inner brackets) open a list
+  for (; pos < text.size(); ) {
+    const char c = text[pos];
+    if (c == '[') {
+      ++depth;
+      if (fmt.nested && depth == 2) {
+        solution.lists.emplace_back();
+        need_new_list = false;
+      }
+      ++pos;
+    } else if (c == ']') {
+      --depth;
+      ++pos;
+      if (depth <= 0) break;
+      if (fmt.nested && depth == 1) need_new_list = true;
+    } else if (is_digit(c)) {
+      const int index = read_index(text, pos, fmt.index_base);
+      if (fmt.nested && depth == 1 && need_new_list) {
+        solution.lists.emplace_back();
+        need_new_list = false;
+      }
+      solution.lists.back().push_back(index);
+    } else {
+      ++pos;
+    }
+  }
+  // The claimed objective, if the text goes on to state one.
+  const std::size_t tag = text.find("Objective:", pos);
+  if (tag != std::string_view::npos) {
+    std::size_t p = tag + 10;
+    while (p < text.size() && text[p] == ' ') ++p;
+    std::size_t end = p;
+    while (end < text.size() && (is_digit(text[end]) || text[end] == '.') && end - p < 40) ++end;
+    if (end > p) result.objective = std::strtod(std::string(text.substr(p, end - p)).c_str(), nullptr);
+  }
+  result.solution = std::move(solution);
+  return result;
+}
+
+}  // namespace falcon::problems

@@ -1,0 +1,39 @@
+#pragma once
+// Solution text <-> Solution, for the grammars of Appendix D (see grammar_spec.h).
+// The parsers read untrusted model output: they never crash, never hang (one pass, O(bytes)),
+// and store numbers too large for int as kIndexOverflow.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "falcon/problems/solution.h"
+
+namespace falcon::problems {
+
+struct TextFormat {
+  std::string keyword;  // "Route", "Routes", "Set", "Order", "Schedule"
+  bool nested = false;  // list of lists
+  int index_base = 0;   // 1 when the text numbers jobs from 1
+};
+
+struct ParseResult {
+  std::optional<Solution> solution;   // set when the text could be read
+  std::optional<double> objective;    // the objective the text claims, when present
+  std::string error;                  // why strict parsing failed ("" when it did not)
+  std::size_t error_offset = 0;       // byte offset of the failure
+};
+
+// "Route: [0, 2, 1], Objective: 12.34" (two decimals, as the grammar's Number requires).
+std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective);
+
+// The whole text must be one sentence of the grammar (indices may be any digits and lists
+// may be empty: range and semantics are repair's job). Trailing whitespace is allowed.
+ParseResult parse_solution_strict(const TextFormat& fmt, std::string_view text);
+
+// Salvages what it can from garbled or truncated text: every run of digits inside the
+// first bracket becomes an index; nesting follows the brackets that are there. Fails only
+// when the text has no '[' at all.
+ParseResult parse_solution_lenient(const TextFormat& fmt, std::string_view text);
+
+}  // namespace falcon::problems

@@ -1,0 +1,32 @@
+#pragma once
+// Travelling salesman (Appendix B.1). Solution text: "Route: [0, 5, 2, ...], Objective: x.xx",
+// a permutation of 0..n-1; the return to the first node is implied.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "falcon/problems/problem.h"
+#include "falcon/problems/routing_geometry.h"
+
+namespace falcon::problems::tsp {
+
+struct TspInstance : Instance {
+  RoutingGeometry geometry;
+  int size() const override { return geometry.n; }
+};
+
+// Keys: n, distribution (uniform | gm), modes, sigma.
+std::shared_ptr<TspInstance> generate(const GenerateOptions& options, std::uint64_t seed);
+std::shared_ptr<TspInstance> read_file(const std::string& path);  // TSPLIB .tsp
+std::string prompt(const TspInstance& instance);
+
+double tour_length(const TspInstance& instance, const std::vector<int>& tour);  // skips invalid ids
+bool feasible(const TspInstance& instance, const Solution& solution);
+// invalid ids + duplicates + missing nodes (+1 when the solution is not exactly one list).
+double violation(const TspInstance& instance, const Solution& solution);
+// Appendix E.1: keep first occurrences, then cheapest insertion of each missing node.
+std::vector<int> repair_tour(const TspInstance& instance, const std::vector<int>& tour);
+
+const Problem& problem();
+
+}  // namespace falcon::problems::tsp

@@ -1,0 +1,30 @@
+#include "falcon/core/torch/runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "falcon/core/torch/shim.h"
+
+namespace falcon {
+namespace {
+
+TEST(TorchRuntime, UsesAllCores) {
+  const TorchRuntimeInfo info = init_torch_runtime();
+  EXPECT_EQ(info.intra_op_threads, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  EXPECT_FALSE(info.torch_version.empty());
+}
+
+TEST(TorchShim, AttentionMatchesExplicitFormula) {
+  torch::manual_seed(0);
+  const auto q = torch::randn({2, 3, 5, 8}), k = torch::randn({2, 3, 5, 8}), v = torch::randn({2, 3, 5, 8});
+  const auto out = torch_shim::scaled_dot_product_attention(q, k, v, torch::Tensor(), /*causal=*/true);
+  auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(8.0);  // (2, 3, 5, 5)
+  scores = scores.masked_fill(torch::ones({5, 5}, torch::kBool).triu(1), -INFINITY);
+  const auto expected = torch::matmul(torch::softmax(scores, -1), v);
+  const double max_diff = (out - expected).abs().max().item<double>();
+  EXPECT_LT(max_diff, 1e-5) << "largest difference " << max_diff;
+}
+
+}  // namespace
+}  // namespace falcon

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every Debian package FALCON-cpp needs. Idempotent: re-running installs nothing new.
+# Usage: sudo-less root or sudo: tools/setup.sh
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config git
+  libtorch-dev libopenblas0-openmp       # LibTorch 1.13 (CPU); OpenBLAS makes its matmuls ~30x faster here
+  libgloo-dev                            # c10d's Gloo headers, for data parallel on CPU
+  libsentencepiece-dev libyaml-cpp-dev libhdf5-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev
+  coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels (DESIGN §8)
+  clang libclang-rt-14-dev               # libFuzzer and the sanitizer runtimes
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "setup: done"
