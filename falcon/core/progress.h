@@ -1,0 +1,25 @@
+#pragma once
+// Progress line for long loops: "solve 12/100  3.2/s  ETA 27s" on stderr, at most once a second
+// (and always at the end), so stdout stays clean for JSON lines.
+#include <chrono>
+#include <string>
+
+namespace falcon {
+
+class Progress {
+ public:
+  Progress(std::string label, long total, bool enabled = true);
+  void advance(long by = 1);
+  void finish();
+
+ private:
+  void print(bool final_line);
+
+  std::string label_;
+  long total_;
+  long done_ = 0;
+  bool enabled_;
+  std::chrono::steady_clock::time_point start_, last_print_;
+};
+
+}  // namespace falcon

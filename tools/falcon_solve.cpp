@@ -1,0 +1,199 @@
+// falcon_solve: solve instance files or generated instances with any method, or check one
+// solution text (parse, score, repair). One JSON line per instance on stdout; `--format table`
+// prints a Markdown summary per (problem, method) instead.
+//
+//   falcon_solve --problem tsp --method nearest_neighbor eil51.tsp
+//   falcon_solve --problem cvrp --method all --generate n=20,count=5,seed=1
+//   falcon_solve --problem all --method all --generate n=20,count=3 --format table
+//   falcon_solve --problem tsp --check "Route: [0, 2, 1], Objective: 3.00" eil51.tsp
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "falcon/core/error.h"
+#include "falcon/core/key_values.h"
+#include "falcon/core/progress.h"
+#include "falcon/problems/registry.h"
+#include "falcon/solvers/solver.h"
+
+namespace {
+
+using falcon::Error;
+using falcon::problems::Instance;
+using falcon::problems::Problem;
+using falcon::problems::Solution;
+using json = nlohmann::ordered_json;  // keeps the documented field order
+
+struct Options {
+  std::string problem;
+  std::string method;
+  std::uint64_t seed = 1;
+  double time_limit = 0;
+  std::string generate;
+  std::string check;
+  std::string format = "json";
+  std::vector<std::string> files;
+};
+
+// Instances to solve: from files, or from `--generate n=..,count=..,seed=..,<problem keys>`.
+std::vector<std::shared_ptr<Instance>> load_instances(const Problem& problem, const Options& opt) {
+  std::vector<std::shared_ptr<Instance>> out;
+  for (const auto& f : opt.files) out.push_back(problem.read_file(f));
+  if (!opt.generate.empty()) {
+    auto kv = falcon::parse_key_values(opt.generate, "--generate");
+    auto take_int = [&](const std::string& key, long fallback) {
+      auto it = kv.find(key);
+      if (it == kv.end()) return fallback;
+      char* end = nullptr;
+      const long v = std::strtol(it->second.c_str(), &end, 10);
+      if (*end != '\0') throw Error("--generate: " + key + "=" + it->second + " is not an integer");
+      kv.erase(it);
+      return v;
+    };
+    falcon::problems::GenerateOptions g;
+    g.n = static_cast<int>(take_int("n", 20));
+    const long count = take_int("count", 1);
+    const long seed = take_int("seed", 1);
+    if (auto it = kv.find("distribution"); it != kv.end()) g.distribution = it->second, kv.erase(it);
+    g.params = kv;
+    for (long k = 0; k < count; ++k) {
+      auto inst = problem.generate(g, static_cast<std::uint64_t>(seed + k));
+      out.push_back(std::move(inst));
+    }
+  }
+  if (out.empty()) throw Error("no instances: give instance FILEs or --generate n=20,count=5,seed=1");
+  return out;
+}
+
+json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+int run_check(const Problem& problem, const Options& opt) {
+  const auto instances = load_instances(problem, opt);
+  if (instances.size() != 1) throw Error("--check needs exactly one instance (one FILE or --generate count=1)");
+  const Instance& inst = *instances.front();
+  const auto strict = problem.parse(opt.check);
+  const auto lenient = strict.solution ? strict : problem.parse(opt.check, /*lenient=*/true);
+  // Unreadable text still gets repaired: from an empty solution, which repair completes.
+  Solution before = lenient.solution ? *lenient.solution : Solution{};
+  if (!lenient.solution && !problem.text_format().nested) before = Solution::flat({});
+  const Solution after = problem.repair(inst, before);
+  json j;
+  j["instance"] = inst.name;
+  j["problem"] = problem.name();
+  j["parsed"] = strict.solution.has_value();
+  if (!strict.solution) j["parse_error"] = strict.error + " at byte " + std::to_string(strict.error_offset);
+  j["feasible_before"] = strict.solution.has_value() && problem.feasible(inst, before);
+  j["violation_before"] = problem.violation(inst, before);
+  j["objective_before"] = number_or_null(problem.objective(inst, before));
+  j["repaired"] = after != before;
+  j["feasible"] = problem.feasible(inst, after);
+  j["objective"] = number_or_null(problem.objective(inst, after));
+  j["solution"] = problem.format(inst, after);
+  std::cout << j.dump() << std::endl;
+  return 0;
+}
+
+struct Summary {
+  int count = 0, feasible = 0;
+  double objective_sum = 0, seconds_sum = 0;
+};
+
+int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
+  std::map<std::pair<std::string, std::string>, Summary> summaries;
+  for (const Problem* problem : problems) {
+    std::vector<const falcon::solvers::SolverEntry*> methods;
+    if (opt.method == "all") {
+      methods = falcon::solvers::solvers_for(problem->name());
+    } else {
+      methods.push_back(&falcon::solvers::solver_by_name(problem->name(), opt.method));
+    }
+    const auto instances = load_instances(*problem, opt);
+    falcon::Progress progress("solve " + std::string(problem->name()), static_cast<long>(instances.size() * methods.size()),
+                              /*enabled=*/instances.size() * methods.size() > 1);
+    for (const auto& inst : instances) {
+      for (const auto* method : methods) {
+        falcon::solvers::SolveOptions so;
+        so.seed = opt.seed;
+        so.time_limit_s = opt.time_limit;
+        const auto t0 = std::chrono::steady_clock::now();
+        const Solution s = method->solve(*inst, so);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const bool feasible = problem->feasible(*inst, s);
+        const double objective = problem->objective(*inst, s);
+        Summary& sum = summaries[{std::string(problem->name()), std::string(method->method)}];
+        ++sum.count;
+        sum.feasible += feasible;
+        sum.objective_sum += objective;
+        sum.seconds_sum += seconds;
+        if (opt.format == "json") {
+          json j;
+          j["instance"] = inst->name;
+          j["problem"] = problem->name();
+          j["n"] = inst->size();
+          j["method"] = method->method;
+          j["objective"] = number_or_null(objective);
+          j["feasible"] = feasible;
+          j["seconds"] = seconds;
+          j["solution"] = problem->format(*inst, s);
+          std::cout << j.dump() << std::endl;
+        }
+        progress.advance();
+      }
+    }
+    progress.finish();
+  }
+  if (opt.format == "table") {
+    std::printf("| problem | method | instances | feasible | mean objective | mean seconds |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+    for (const auto& [key, s] : summaries) {
+      std::printf("| %s | %s | %d | %d/%d | %.3f | %.4f |\n", key.first.c_str(), key.second.c_str(), s.count, s.feasible,
+                  s.count, s.objective_sum / s.count, s.seconds_sum / s.count);
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"falcon_solve: solve combinatorial optimisation instances with heuristics, or check a solution text"};
+  Options opt;
+  std::string known_problems;
+  for (auto name : falcon::problems::problem_names()) known_problems += (known_problems.empty() ? "" : ", ") + std::string(name);
+  app.add_option("--problem", opt.problem, "problem: " + known_problems + ", or all")->required();
+  app.add_option("--method", opt.method, "solver method (see --list), or all");
+  app.add_option("--seed", opt.seed, "random seed of the method");
+  app.add_option("--time-limit", opt.time_limit, "seconds per instance for anytime methods (0 = their default)");
+  app.add_option("--generate", opt.generate, "generate instances: n=20,count=5,seed=1[,distribution=..,<problem keys>]");
+  app.add_option("--check", opt.check, "parse, score and repair this solution text for one instance");
+  app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
+      ->check(CLI::IsMember({"json", "table"}));
+  app.add_option("files", opt.files, "instance files (TSPLIB, CVRPLIB, OPLib, DIMACS, Taillard, JSPLIB ...)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    std::vector<const Problem*> problems;
+    if (opt.problem == "all") {
+      for (auto name : falcon::problems::problem_names()) problems.push_back(&falcon::problems::problem_by_name(name));
+    } else {
+      problems.push_back(&falcon::problems::problem_by_name(opt.problem));
+    }
+    if (!opt.check.empty()) {
+      if (problems.size() != 1) throw Error("--check needs one --problem, not 'all'");
+      return run_check(*problems.front(), opt);
+    }
+    if (opt.method.empty()) throw Error("--method is required (or --check); methods: see the error for --method x");
+    if (opt.problem == "all" && opt.method != "all") throw Error("--problem all needs --method all");
+    return run_solve(problems, opt);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "falcon_solve: error: %s\n", e.what());
+    return 1;
+  }
+}
