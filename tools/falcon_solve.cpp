@@ -6,6 +6,7 @@
 //   falcon_solve --problem cvrp --method all --generate n=20,count=5,seed=1
 //   falcon_solve --problem all --method all --generate n=20,count=3 --format table
 //   falcon_solve --problem tsp --check "Route: [0, 2, 1], Objective: 3.00" eil51.tsp
+//   falcon_solve --problem tsp --prompt --generate n=20,count=3
 #include <CLI/CLI.hpp>
 
 #include <chrono>
@@ -36,6 +37,7 @@ struct Options {
   std::string generate;
   std::string check;
   std::string format = "json";
+  bool prompt = false;
   std::vector<std::string> files;
 };
 
@@ -94,6 +96,23 @@ int run_check(const Problem& problem, const Options& opt) {
   j["objective"] = number_or_null(problem.objective(inst, after));
   j["solution"] = problem.format(inst, after);
   std::cout << j.dump() << std::endl;
+  return 0;
+}
+
+// The text the model reads (phi), with its length: sequence length is the cost of everything.
+int run_prompt(const std::vector<const Problem*>& problems, const Options& opt) {
+  for (const Problem* problem : problems) {
+    for (const auto& inst : load_instances(*problem, opt)) {
+      const std::string text = problem->prompt(*inst);
+      json j;
+      j["instance"] = inst->name;
+      j["problem"] = problem->name();
+      j["n"] = inst->size();
+      j["chars"] = text.size();
+      j["prompt"] = text;
+      std::cout << j.dump() << std::endl;
+    }
+  }
   return 0;
 }
 
@@ -170,6 +189,7 @@ int main(int argc, char** argv) {
   app.add_option("--time-limit", opt.time_limit, "seconds per instance for anytime methods (0 = their default)");
   app.add_option("--generate", opt.generate, "generate instances: n=20,count=5,seed=1[,distribution=..,<problem keys>]");
   app.add_option("--check", opt.check, "parse, score and repair this solution text for one instance");
+  app.add_flag("--prompt", opt.prompt, "print each instance's prompt and its length instead of solving");
   app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
       ->check(CLI::IsMember({"json", "table"}));
   app.add_option("files", opt.files, "instance files (TSPLIB, CVRPLIB, OPLib, DIMACS, Taillard, JSPLIB ...)");
@@ -189,6 +209,7 @@ int main(int argc, char** argv) {
       if (problems.size() != 1) throw Error("--check needs one --problem, not 'all'");
       return run_check(*problems.front(), opt);
     }
+    if (opt.prompt) return run_prompt(problems, opt);
     if (opt.method.empty()) throw Error("--method is required (or --check); methods: see the error for --method x");
     if (opt.problem == "all" && opt.method != "all") throw Error("--problem all needs --method all");
     return run_solve(problems, opt);
