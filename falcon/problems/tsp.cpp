@@ -33,6 +33,15 @@ std::shared_ptr<TspInstance> read_file(const std::string& path) {
   return instance;
 }
 
+Solution read_tour_file(const std::string& path, int n) {
+  const TsplibFile file = read_tsplib(path);
+  if (file.dimension != n) {
+    throw Error(path + ": the tour has DIMENSION " + std::to_string(file.dimension) + " but the instance has " + std::to_string(n) + " nodes");
+  }
+  if (file.tour.empty()) throw Error(path + ": no TOUR_SECTION (is this a .tour file?)");
+  return Solution::flat(file.tour);
+}
+
 std::string prompt(const TspInstance& instance) {
   // "TSP n=3: 0:(12,873) 1:(500,3) 2:(999,41)" — one clause per node, integer coordinates.
   std::string out = "TSP n=" + std::to_string(instance.size()) + ":";

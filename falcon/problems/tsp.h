@@ -18,6 +18,8 @@ struct TspInstance : Instance {
 // Keys: n, distribution (uniform | gm), modes, sigma.
 std::shared_ptr<TspInstance> generate(const GenerateOptions& options, std::uint64_t seed);
 std::shared_ptr<TspInstance> read_file(const std::string& path);  // TSPLIB .tsp
+// TSPLIB .opt.tour as a Solution; throws naming the file when it is not a tour of `n` nodes.
+Solution read_tour_file(const std::string& path, int n);
 std::string prompt(const TspInstance& instance);
 
 double tour_length(const TspInstance& instance, const std::vector<int>& tour);  // skips invalid ids

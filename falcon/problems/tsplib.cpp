@@ -93,7 +93,7 @@ class Reader {
   }
 
   void need_dimension(const std::string& section) const {
-    if (dimension_ <= 0) fail(section + " before a positive DIMENSION");
+    if (dimension_ <= 0) fail(section + " before a positive DIMENSION (add a 'DIMENSION : n' line to the header)");
   }
 
   // Reads whitespace-separated numbers until `count` are read (or, for open-ended sections,
