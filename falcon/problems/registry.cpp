@@ -5,7 +5,7 @@
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: cvrp
 // REGISTRY-INCLUDE: mis_mvc
-// REGISTRY-INCLUDE: pfsp
+#include "falcon/problems/pfsp.h"
 // REGISTRY-INCLUDE: jssp
 
 namespace falcon::problems {
@@ -17,7 +17,7 @@ const std::vector<const Problem*>& all_problems() {
       // REGISTRY-LINE: op
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: mis_mvc
-      // REGISTRY-LINE: pfsp
+      &pfsp::problem(),
       // REGISTRY-LINE: jssp
   };
   return problems;

@@ -4,6 +4,7 @@
 // REGISTRY-INCLUDE: aco
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: graph
+#include "falcon/solvers/pfsp_heuristics.h"
 // REGISTRY-INCLUDE: scheduling
 
 namespace falcon::solvers {
@@ -16,6 +17,7 @@ const std::vector<SolverEntry>& all_solvers() {
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: op
       // REGISTRY-LINE: graph
+      {"pfsp", "neh", &pfsp_neh},
       // REGISTRY-LINE: scheduling
   };
   return solvers;

@@ -1,0 +1,322 @@
+#include "falcon/problems/pfsp.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "falcon/core/error.h"
+#include "falcon/core/rng.h"
+#include "falcon/problems/list_ops.h"
+#include "falcon/problems/params.h"
+
+namespace falcon::problems::pfsp {
+namespace {
+
+// Guards against allocating for absurd sizes from a typo or a corrupt header.
+constexpr long long kMaxJobs = 100000;
+constexpr long long kMaxMachines = 10000;
+constexpr long long kMaxCells = 50000000;
+constexpr long long kMaxTime = 1000000000;
+
+std::string size_error(long long jobs, long long machines) {
+  if (jobs < 1 || jobs > kMaxJobs) return "number of jobs " + std::to_string(jobs) + " is not in [1, " + std::to_string(kMaxJobs) + "]";
+  if (machines < 1 || machines > kMaxMachines) {
+    return "number of machines " + std::to_string(machines) + " is not in [1, " + std::to_string(kMaxMachines) + "]";
+  }
+  if (jobs * machines > kMaxCells) return "jobs x machines = " + std::to_string(jobs * machines) + " is too large";
+  return "";
+}
+
+std::shared_ptr<PfspInstance> empty_instance(int jobs, int machines) {
+  auto instance = std::make_shared<PfspInstance>();
+  instance->jobs = jobs;
+  instance->machines = machines;
+  instance->times.assign(static_cast<std::size_t>(jobs) * machines, 0);
+  return instance;
+}
+
+bool has_letter(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+}
+
+class TaillardReader {
+ public:
+  explicit TaillardReader(const std::string& path) : path_(path), in_(path) {
+    if (!in_) throw Error(path + ": cannot open the file (does it exist and is it readable?)");
+  }
+
+  std::shared_ptr<PfspInstance> read() {
+    std::string line;
+    if (!next_nonblank(line)) fail("empty file: expected Taillard's header 'number of jobs, number of machines, ...'");
+    if (!has_letter(line)) {
+      fail("expected Taillard's text line 'number of jobs, number of machines, initial seed, upper bound and lower "
+           "bound :', got '" + line + "' (only Taillard's per-instance layout is read)");
+    }
+    if (!next_nonblank(line)) fail("file ends after the first line: expected 'n m seed upper_bound lower_bound'");
+    const std::vector<long long> head = integers(line, "header");
+    if (head.size() < 2 || head.size() > 5) {
+      fail("expected 2 to 5 integers 'n m [seed [upper_bound [lower_bound]]]', found " + std::to_string(head.size()));
+    }
+    const std::string bad_size = size_error(head[0], head[1]);
+    if (!bad_size.empty()) fail(bad_size);
+    auto instance = empty_instance(static_cast<int>(head[0]), static_cast<int>(head[1]));
+    if (head.size() > 2) instance->header.seed = head[2];
+    if (head.size() > 3) instance->header.upper_bound = static_cast<int>(std::clamp(head[3], 0LL, kMaxTime));
+    if (head.size() > 4) instance->header.lower_bound = static_cast<int>(std::clamp(head[4], 0LL, kMaxTime));
+
+    if (!next_nonblank(line)) fail("file ends after the header: expected 'processing times :' and " + std::to_string(head[1]) + " rows");
+    if (!has_letter(line)) fail("expected the text line 'processing times :', got '" + line + "'");
+    for (int k = 0; k < instance->machines; ++k) {
+      const std::string row = "machine " + std::to_string(k + 1) + " row";
+      if (!next_nonblank(line)) {
+        fail("file ends after " + std::to_string(k) + " of " + std::to_string(instance->machines) + " machine rows (truncated file?)");
+      }
+      const std::vector<long long> values = integers(line, row);
+      if (static_cast<long long>(values.size()) != instance->jobs) {
+        fail(row + " has " + std::to_string(values.size()) + " processing times, expected one per job (" + std::to_string(instance->jobs) + ")");
+      }
+      for (int j = 0; j < instance->jobs; ++j) {
+        if (values[j] < 0 || values[j] > kMaxTime) fail(row + ": processing time " + std::to_string(values[j]) + " of job " + std::to_string(j + 1) + " is out of range");
+        instance->times[static_cast<std::size_t>(j) * instance->machines + k] = static_cast<int>(values[j]);
+      }
+    }
+    if (next_nonblank(line)) {
+      fail("unexpected text after the " + std::to_string(instance->machines) + " machine rows (Taillard's original tai*.txt files "
+           "hold ten instances each: split them into one file per instance)");
+    }
+    instance->name = std::filesystem::path(path_).stem().string();
+    return instance;
+  }
+
+ private:
+  bool next_nonblank(std::string& line) {
+    while (std::getline(in_, line)) {
+      ++line_no_;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  std::vector<long long> integers(const std::string& line, const std::string& what) const {
+    std::vector<long long> out;
+    std::istringstream ss(line);
+    std::string tok;
+    while (ss >> tok) {
+      char* end = nullptr;
+      errno = 0;
+      const long long v = std::strtoll(tok.c_str(), &end, 10);
+      if (*end != '\0' || errno == ERANGE) fail(what + ": '" + tok + "' is not an integer");
+      out.push_back(v);
+    }
+    return out;
+  }
+
+  [[noreturn]] void fail(const std::string& what) const { throw input_error(path_, line_no_, what); }
+
+  std::string path_;
+  std::ifstream in_;
+  long line_no_ = 0;
+};
+
+}  // namespace
+
+int TaillardLcg::unif(int low, int high) {
+  constexpr std::int64_t a = 16807, q = 127773, r = 2836;
+  const std::int64_t k = seed_ / q;
+  seed_ = a * (seed_ % q) - k * r;
+  if (seed_ < 0) seed_ += kModulus;
+  const double u = static_cast<double>(seed_) / static_cast<double>(kModulus);
+  return low + static_cast<int>(u * (high - low + 1));  // u >= 0: truncation is floor
+}
+
+std::shared_ptr<PfspInstance> taillard_instance(std::int64_t time_seed, int jobs, int machines) {
+  const std::string bad_size = size_error(jobs, machines);
+  if (!bad_size.empty()) throw Error("pfsp Taillard generator: " + bad_size);
+  if (time_seed < 1 || time_seed >= TaillardLcg::kModulus) {
+    throw Error("pfsp Taillard generator: time seed " + std::to_string(time_seed) + " is not in [1, 2^31 - 2]");
+  }
+  auto instance = empty_instance(jobs, machines);
+  TaillardLcg lcg(time_seed);
+  for (int k = 0; k < machines; ++k) {  // Taillard's loop order: machine outer, job inner
+    for (int j = 0; j < jobs; ++j) instance->times[static_cast<std::size_t>(j) * machines + k] = lcg.unif(1, 99);
+  }
+  instance->header.seed = time_seed;
+  instance->name = "pfsp-taillard-n" + std::to_string(jobs) + "-m" + std::to_string(machines) + "-s" + std::to_string(time_seed);
+  return instance;
+}
+
+std::shared_ptr<PfspInstance> generate(const GenerateOptions& options, std::uint64_t seed) {
+  ParamReader params(options, "pfsp");
+  const int machines = params.get_int("m", 5);
+  params.finish();
+  const std::string bad_size = size_error(options.n, machines);
+  if (!bad_size.empty()) throw Error("pfsp generator: " + bad_size);
+  if (options.distribution == "taillard") {
+    constexpr std::uint64_t kSeeds = TaillardLcg::kModulus - 1;  // valid time seeds: 1 .. 2^31 - 2
+    const std::uint64_t time_seed = seed >= 1 && seed <= kSeeds ? seed : 1 + seed % kSeeds;
+    return taillard_instance(static_cast<std::int64_t>(time_seed), options.n, machines);
+  }
+  if (!options.distribution.empty() && options.distribution != "uniform") {
+    throw Error("pfsp generator: unknown distribution '" + options.distribution + "' (known: uniform, taillard)");
+  }
+  auto instance = empty_instance(options.n, machines);
+  Rng rng(seed);
+  for (int k = 0; k < machines; ++k) {
+    for (int j = 0; j < options.n; ++j) instance->times[static_cast<std::size_t>(j) * machines + k] = rng.uniform_int(1, 99);
+  }
+  instance->name = "pfsp-n" + std::to_string(options.n) + "-m" + std::to_string(machines) + "-s" + std::to_string(seed);
+  return instance;
+}
+
+std::shared_ptr<PfspInstance> read_file(const std::string& path) { return TaillardReader(path).read(); }
+
+std::string prompt(const PfspInstance& instance) {
+  // One clause per job, 1-based like the solution text: "J3:(p_31,...,p_3m)".
+  std::string out = "PFSP n=" + std::to_string(instance.jobs) + " m=" + std::to_string(instance.machines) + ":";
+  for (int j = 0; j < instance.jobs; ++j) {
+    out += " J" + std::to_string(j + 1) + ":(";
+    for (int k = 0; k < instance.machines; ++k) out += (k ? "," : "") + std::to_string(instance.p(j, k));
+    out += ")";
+  }
+  return out;
+}
+
+long long makespan(const PfspInstance& instance, const std::vector<int>& order) {
+  std::vector<long long> c(instance.machines, 0);  // completion time on each machine so far
+  for (int job : order) {
+    if (job < 0 || job >= instance.jobs) continue;
+    long long prev = 0;
+    for (int k = 0; k < instance.machines; ++k) prev = c[k] = std::max(prev, c[k]) + instance.p(job, k);
+  }
+  return instance.machines > 0 ? c.back() : 0;
+}
+
+long long lower_bound(const PfspInstance& instance) {
+  const int n = instance.jobs, m = instance.machines;
+  long long bound = 0;
+  for (int j = 0; j < n; ++j) {
+    long long total = 0;
+    for (int k = 0; k < m; ++k) total += instance.p(j, k);
+    bound = std::max(bound, total);
+  }
+  for (int k = 0; k < m; ++k) {
+    long long load = 0, min_head = -1, min_tail = -1;
+    for (int j = 0; j < n; ++j) {
+      long long head = 0, tail = 0;
+      for (int q = 0; q < k; ++q) head += instance.p(j, q);
+      for (int q = k + 1; q < m; ++q) tail += instance.p(j, q);
+      load += instance.p(j, k);
+      if (min_head < 0 || head < min_head) min_head = head;
+      if (min_tail < 0 || tail < min_tail) min_tail = tail;
+    }
+    bound = std::max(bound, min_head + load + min_tail);
+  }
+  return bound;
+}
+
+Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& order, int job) {
+  if (job < 0 || job >= instance.jobs) {
+    throw Error("pfsp best_insertion: job " + std::to_string(job) + " is not in [0, " + std::to_string(instance.jobs) + ")");
+  }
+  std::vector<int> seq;
+  seq.reserve(order.size());
+  for (int v : order) {
+    if (v >= 0 && v < instance.jobs) seq.push_back(v);
+  }
+  const int k = static_cast<int>(seq.size()), m = instance.machines;
+  // head[i*m + j]: completion of the first i jobs on machine j.
+  // tail[i*m + j]: time from the start of seq[i] on machine j to the end of the schedule of seq[i..].
+  std::vector<long long> head(static_cast<std::size_t>(k + 1) * m, 0), tail(static_cast<std::size_t>(k + 1) * m, 0);
+  for (int i = 1; i <= k; ++i) {
+    for (int j = 0; j < m; ++j) {
+      const long long above = head[(i - 1) * m + j], left = j ? head[i * m + j - 1] : 0;
+      head[i * m + j] = std::max(above, left) + instance.p(seq[i - 1], j);
+    }
+  }
+  for (int i = k - 1; i >= 0; --i) {
+    for (int j = m - 1; j >= 0; --j) {
+      const long long below = tail[(i + 1) * m + j], right = j + 1 < m ? tail[i * m + j + 1] : 0;
+      tail[i * m + j] = std::max(below, right) + instance.p(seq[i], j);
+    }
+  }
+  Insertion best{0, -1};
+  for (int i = 0; i <= k; ++i) {
+    long long finish = 0, cmax = 0;  // finish: the inserted job's completion on machine j
+    for (int j = 0; j < m; ++j) {
+      finish = std::max(finish, head[i * m + j]) + instance.p(job, j);
+      cmax = std::max(cmax, finish + tail[i * m + j]);
+    }
+    if (best.makespan < 0 || cmax < best.makespan) best = {i, cmax};
+  }
+  return best;
+}
+
+double violation(const PfspInstance& instance, const Solution& solution) {
+  const Deduplicated d = deduplicate(solution.items(), 0, instance.jobs - 1);
+  const int missing = instance.jobs - static_cast<int>(d.kept.size());
+  return d.invalid + d.duplicates + missing + (solution.lists.size() == 1 ? 0 : 1);
+}
+
+bool feasible(const PfspInstance& instance, const Solution& solution) { return violation(instance, solution) == 0; }
+
+std::vector<int> repair_order(const PfspInstance& instance, const std::vector<int>& order) {
+  std::vector<int> out = deduplicate(order, 0, instance.jobs - 1).kept;
+  for (int job : missing_indices(out, 0, instance.jobs - 1)) {
+    const Insertion at = best_insertion(instance, out, job);
+    out.insert(out.begin() + at.position, job);
+  }
+  return out;
+}
+
+namespace {
+
+class PfspProblem final : public Problem {
+ public:
+  std::string_view name() const override { return "pfsp"; }
+  Sense sense() const override { return Sense::kMinimize; }
+  TextFormat text_format() const override { return {"Order", /*nested=*/false, /*index_base=*/1}; }
+  GrammarSpec grammar(const Instance& instance) const override {
+    return {"Order", /*nested=*/false, /*allow_empty=*/false, 1, instance.size()};
+  }
+  std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
+    return pfsp::generate(options, seed);
+  }
+  std::shared_ptr<Instance> read_file(const std::string& path) const override { return pfsp::read_file(path); }
+  std::string prompt(const Instance& instance) const override { return pfsp::prompt(cast(instance)); }
+  double objective(const Instance& instance, const Solution& solution) const override {
+    return static_cast<double>(makespan(cast(instance), solution.items()));
+  }
+  bool feasible(const Instance& instance, const Solution& solution) const override {
+    return pfsp::feasible(cast(instance), solution);
+  }
+  double violation(const Instance& instance, const Solution& solution) const override {
+    return pfsp::violation(cast(instance), solution);
+  }
+  Solution repair(const Instance& instance, const Solution& solution) const override {
+    if (pfsp::feasible(cast(instance), solution)) return solution;
+    return Solution::flat(repair_order(cast(instance), solution.items()));
+  }
+  // Deletions + insertions (+1 for fixing the list count): the kept first occurrences are a
+  // common subsequence, so d <= (invalid + duplicates) + missing (+1) = v, alpha = 1.
+  double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
+    return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
+  }
+  double locality_constant() const override { return 1.0; }
+
+ private:
+  static const PfspInstance& cast(const Instance& i) { return instance_as<PfspInstance>(i, "pfsp"); }
+};
+
+}  // namespace
+
+const Problem& problem() {
+  static const PfspProblem instance;
+  return instance;
+}
+
+}  // namespace falcon::problems::pfsp

@@ -1,0 +1,75 @@
+#include "falcon/solvers/pfsp_heuristics.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+
+#include "falcon/core/rng.h"
+
+namespace falcon::solvers {
+namespace {
+
+using problems::GenerateOptions;
+using problems::Solution;
+namespace pfsp = problems::pfsp;
+
+std::shared_ptr<pfsp::PfspInstance> random_instance(Rng& rng, int min_jobs, int max_jobs, int max_machines, std::uint64_t seed) {
+  GenerateOptions opt;
+  opt.n = rng.uniform_int(min_jobs, max_jobs);
+  opt.params["m"] = std::to_string(rng.uniform_int(1, max_machines));
+  return pfsp::generate(opt, seed);
+}
+
+long long brute_force_optimum(const pfsp::PfspInstance& inst) {
+  std::vector<int> order(inst.jobs);
+  for (int j = 0; j < inst.jobs; ++j) order[j] = j;
+  long long best = LLONG_MAX;
+  do best = std::min(best, pfsp::makespan(inst, order));
+  while (std::next_permutation(order.begin(), order.end()));
+  return best;
+}
+
+TEST(PfspNeh, RegisteredAndFeasible) {
+  const SolverEntry& neh = solver_by_name("pfsp", "neh");
+  Rng rng(1);
+  for (int k = 0; k < 30; ++k) {
+    const auto inst = random_instance(rng, 1, 60, 10, 40 + k);
+    const Solution s = neh.solve(*inst, SolveOptions{});
+    EXPECT_TRUE(pfsp::problem().feasible(*inst, s)) << inst->name;
+    EXPECT_EQ(s.items(), neh_order(*inst));
+  }
+}
+
+TEST(PfspNeh, NeverBeatsAndSometimesEqualsTheBruteForceOptimum) {
+  Rng rng(2);
+  int optimal = 0, suboptimal = 0;
+  for (int k = 0; k < 60; ++k) {
+    const auto inst = random_instance(rng, 2, 7, 5, 700 + k);
+    const long long opt = brute_force_optimum(*inst);
+    const long long neh = pfsp::makespan(*inst, neh_order(*inst));
+    ASSERT_GE(neh, opt) << inst->name;
+    EXPECT_GE(opt, pfsp::lower_bound(*inst)) << inst->name;
+    (neh == opt ? optimal : suboptimal) += 1;
+  }
+  EXPECT_GT(optimal, 0);
+  EXPECT_GT(suboptimal, 0);  // a heuristic, not an exact method in disguise
+}
+
+TEST(PfspNeh, TiesKeepTheLowerIdFirstAndTheEarlierPosition) {
+  // Identical jobs: the stable sort keeps 0, 1, 2, 3 and every insertion ties everywhere, so
+  // each job lands at the front.
+  auto inst = std::make_shared<pfsp::PfspInstance>();
+  inst->jobs = 4;
+  inst->machines = 3;
+  inst->times.assign(12, 7);
+  EXPECT_EQ(neh_order(*inst), (std::vector<int>{3, 2, 1, 0}));
+}
+
+TEST(PfspNeh, Ta001GivesTheLiteratureMakespan) {
+  const auto ta001 = pfsp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/pfsp/instances/ta001.txt");
+  EXPECT_EQ(pfsp::makespan(*ta001, neh_order(*ta001)), 1286);  // optimum 1278
+}
+
+}  // namespace
+}  // namespace falcon::solvers
