@@ -12,18 +12,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BENCH = os.path.join(os.path.dirname(ROOT), "shared", "benchmarks")
 SOLVE = os.path.join(ROOT, "build", "tools", "falcon_solve")
 
-# family -> (problem, file globs, README table column holding the optimum, maximise?)
+# family -> (problem, file globs, (table, column holding the optimum), filter on a result line)
 FAMILIES = [
-    ("TSPLIB n<=100", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), lambda n: n <= 100),
-    ("TSPLIB 101-200", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), lambda n: n > 100),
+    ("TSPLIB n<=100", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), lambda r: r["n"] <= 100),
+    ("TSPLIB 101-200", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), lambda r: r["n"] > 100),
     ("CVRPLIB A/B/E/P", "cvrp", ["cvrp/instances/[ABEP]-*.vrp"], ("cvrp/README.md", "BKS"), None),
     ("CVRPLIB X", "cvrp", ["cvrp/instances/X-*.vrp"], ("cvrp/README.md", "BKS"), None),
     ("OPLib", "op", ["op/oplib/instances/*.oplib"], ("op/README.md", "BKS score (EA4OP)"), None),
     ("Tsiligirides/Chao", "op", ["op/tsiligirides_chao/*/*.txt"], ("op/README.md", "optimum score"), None),
     ("BHOSLIB + DIMACS (MIS)", "mis", ["mis/bhoslib/*.mis", "mis/dimacs_clique/*.clq"], ("mis/README.md", "alpha (of the MIS instance)"), None),
     ("BHOSLIB + DIMACS (MVC)", "mvc", ["mis/bhoslib/*.mis", "mis/dimacs_clique/*.clq"], ("mis/README.md", "MVC"), None),
-    ("Taillard ta001-030", "pfsp", ["pfsp/instances/ta0[0-2]*.txt", "pfsp/instances/ta030.txt"], ("pfsp/README.md", "BKS makespan"), None),
-    ("Taillard ta031-060", "pfsp", ["pfsp/instances/ta0[3-6]*.txt"], ("pfsp/README.md", "BKS makespan"), None),
+    ("Taillard ta001-030", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) <= 30),
+    ("Taillard ta031-060", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) > 30),
     ("JSSP (ft, la, abz, orb, swv, yn, ta)", "jssp", ["jssp/instances/*.txt"], ("jssp/bounds.csv", "ub"), None),
 ]
 MAXIMISE = {"op", "mis"}
@@ -89,7 +89,7 @@ def main():
         per_method = {}
         for line in out.splitlines():
             r = json.loads(line)
-            if size_filter and not size_filter(r["n"]):
+            if size_filter and not size_filter(r):
                 continue
             f_star = optima[r["instance"]]
             f = r["objective"]
