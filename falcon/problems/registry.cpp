@@ -4,7 +4,7 @@
 #include "falcon/problems/tsp.h"
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: cvrp
-// REGISTRY-INCLUDE: mis_mvc
+#include "falcon/problems/mis_mvc.h"
 // REGISTRY-INCLUDE: pfsp
 // REGISTRY-INCLUDE: jssp
 
@@ -16,7 +16,8 @@ const std::vector<const Problem*>& all_problems() {
       &tsp::problem(),
       // REGISTRY-LINE: op
       // REGISTRY-LINE: cvrp
-      // REGISTRY-LINE: mis_mvc
+      &mis::problem(),
+      &mvc::problem(),
       // REGISTRY-LINE: pfsp
       // REGISTRY-LINE: jssp
   };

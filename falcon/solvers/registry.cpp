@@ -3,7 +3,7 @@
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: aco
 // REGISTRY-INCLUDE: op
-// REGISTRY-INCLUDE: graph
+#include "falcon/solvers/graph_heuristics.h"
 // REGISTRY-INCLUDE: scheduling
 
 namespace falcon::solvers {
@@ -15,7 +15,8 @@ const std::vector<SolverEntry>& all_solvers() {
       // REGISTRY-LINE: aco
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: op
-      // REGISTRY-LINE: graph
+      {"mis", "greedy", &mis_greedy},
+      {"mvc", "greedy", &mvc_greedy},
       // REGISTRY-LINE: scheduling
   };
   return solvers;
