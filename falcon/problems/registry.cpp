@@ -4,8 +4,8 @@
 #include "falcon/problems/tsp.h"
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: cvrp
-// REGISTRY-INCLUDE: mis_mvc
 #include "falcon/problems/pfsp.h"
+#include "falcon/problems/mis_mvc.h"
 // REGISTRY-INCLUDE: jssp
 
 namespace falcon::problems {
@@ -16,8 +16,9 @@ const std::vector<const Problem*>& all_problems() {
       &tsp::problem(),
       // REGISTRY-LINE: op
       // REGISTRY-LINE: cvrp
-      // REGISTRY-LINE: mis_mvc
       &pfsp::problem(),
+      &mis::problem(),
+      &mvc::problem(),
       // REGISTRY-LINE: jssp
   };
   return problems;

@@ -3,8 +3,8 @@
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: aco
 // REGISTRY-INCLUDE: op
-// REGISTRY-INCLUDE: graph
 #include "falcon/solvers/pfsp_heuristics.h"
+#include "falcon/solvers/graph_heuristics.h"
 // REGISTRY-INCLUDE: scheduling
 
 namespace falcon::solvers {
@@ -16,8 +16,9 @@ const std::vector<SolverEntry>& all_solvers() {
       // REGISTRY-LINE: aco
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: op
-      // REGISTRY-LINE: graph
       {"pfsp", "neh", &pfsp_neh},
+      {"mis", "greedy", &mis_greedy},
+      {"mvc", "greedy", &mvc_greedy},
       // REGISTRY-LINE: scheduling
   };
   return solvers;

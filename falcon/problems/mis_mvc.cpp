@@ -1,0 +1,279 @@
+#include "falcon/problems/mis_mvc.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <queue>
+#include <utility>
+
+#include "falcon/core/error.h"
+#include "falcon/problems/list_ops.h"
+#include "falcon/problems/params.h"
+
+namespace falcon::problems {
+namespace mis_mvc {
+
+std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uint64_t seed, std::string_view problem) {
+  const std::string who(problem);
+  ParamReader params(options, who);
+  const std::string distribution = options.distribution.empty() ? "er" : options.distribution;
+  if (options.n < 1) throw Error(who + " generator: n must be at least 1 (got " + std::to_string(options.n) + ")");
+  Rng rng(seed);
+  auto instance = std::make_shared<GraphInstance>();
+  if (distribution == "er") {
+    const double p = params.get_double("p", 0.15);
+    params.finish();
+    if (!(p >= 0.0 && p <= 1.0)) throw Error(who + " generator: p must be in [0, 1] (got " + std::to_string(p) + ")");
+    instance->graph = erdos_renyi(options.n, p, rng);
+  } else if (distribution == "ba") {
+    const int m = params.get_int("m", 4);
+    params.finish();
+    if (m < 1 || m >= options.n) {
+      throw Error(who + " generator: ba needs 1 <= m < n (got m=" + std::to_string(m) + ", n=" + std::to_string(options.n) + ")");
+    }
+    instance->graph = barabasi_albert(options.n, m, rng);
+  } else {
+    throw Error(who + " generator: unknown distribution '" + distribution + "' (known: er, ba)");
+  }
+  instance->name = who + "-n" + std::to_string(options.n) + "-s" + std::to_string(seed);
+  return instance;
+}
+
+std::shared_ptr<GraphInstance> read_file(const std::string& path) {
+  const std::filesystem::path p(path);
+  auto instance = std::make_shared<GraphInstance>();
+  instance->graph = read_dimacs_graph(path);
+  if (p.extension() == ".clq") instance->graph = complement(instance->graph);  // clique instance
+  instance->name = p.stem().string();
+  return instance;
+}
+
+std::string prompt(const GraphInstance& instance, std::string_view tag) {
+  std::string out = std::string(tag) + " n=" + std::to_string(instance.size()) + " edges:";
+  for (const auto& [u, v] : instance.graph.edges) {
+    out += ' ';
+    out += std::to_string(u);
+    out += '-';
+    out += std::to_string(v);
+  }
+  return out;
+}
+
+int set_size(const Graph& g, const std::vector<int>& items) {
+  return static_cast<int>(deduplicate(items, 0, g.n - 1).kept.size());
+}
+
+int multiset_symmetric_difference(std::vector<int> a, std::vector<int> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  std::size_t i = 0, j = 0, common = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] < b[j]) {
+      ++i;
+    } else if (b[j] < a[i]) {
+      ++j;
+    } else {
+      ++common, ++i, ++j;
+    }
+  }
+  return static_cast<int>(a.size() + b.size() - 2 * common);
+}
+
+namespace {
+
+// Shared by the two adapters: same instance, text, grammar, objective and distance.
+class GraphProblem : public Problem {
+ public:
+  TextFormat text_format() const override { return {"Set", /*nested=*/false, /*index_base=*/0}; }
+  GrammarSpec grammar(const Instance& instance) const override {
+    return {"Set", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1};
+  }
+  std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
+    return mis_mvc::generate(options, seed, name());
+  }
+  std::shared_ptr<Instance> read_file(const std::string& path) const override { return mis_mvc::read_file(path); }
+  std::string prompt(const Instance& instance) const override {
+    std::string tag(name());
+    for (char& c : tag) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return mis_mvc::prompt(cast(instance), tag);
+  }
+  double objective(const Instance& instance, const Solution& solution) const override {
+    return set_size(cast(instance).graph, solution.items());
+  }
+  // Removed + added ids (+1 for fixing the list count). Each removal (MIS) resolves at least
+  // one conflicting edge and each addition (MVC) covers at least one edge, so alpha = 1.
+  double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
+    return multiset_symmetric_difference(original.items(), repaired.items()) +
+           (original.lists.size() == repaired.lists.size() ? 0 : 1);
+  }
+  double locality_constant() const override { return 1.0; }
+
+ protected:
+  const GraphInstance& cast(const Instance& i) const { return instance_as<GraphInstance>(i, name()); }
+};
+
+// Max-heap entry (key, tie) -> vertex; entries go stale when a key drops and are re-pushed
+// with the current key when they reach the top. Keys only decrease, so an entry that is
+// current when on top is the true maximum.
+struct HeapEntry {
+  int key;
+  int tie;  // larger wins among equal keys
+  int vertex;
+  bool operator<(const HeapEntry& o) const { return key != o.key ? key < o.key : tie < o.tie; }
+};
+
+}  // namespace
+}  // namespace mis_mvc
+
+namespace mis {
+
+int conflicting_edges(const Graph& g, const std::vector<int>& items) {
+  const std::vector<int> kept = deduplicate(items, 0, g.n - 1).kept;
+  std::vector<char> in(static_cast<std::size_t>(g.n), 0);
+  for (int v : kept) in[v] = 1;
+  long twice = 0;
+  for (int v : kept) {
+    for (int w : g.neighbors(v)) twice += in[w];
+  }
+  return static_cast<int>(twice / 2);
+}
+
+double violation(const GraphInstance& instance, const Solution& solution) {
+  const Deduplicated d = deduplicate(solution.items(), 0, instance.size() - 1);
+  return d.invalid + d.duplicates + conflicting_edges(instance.graph, d.kept) + (solution.lists.size() == 1 ? 0 : 1);
+}
+
+bool feasible(const GraphInstance& instance, const Solution& solution) { return violation(instance, solution) == 0; }
+
+std::vector<int> repair_set(const Graph& g, const std::vector<int>& items) {
+  const std::vector<int> kept = deduplicate(items, 0, g.n - 1).kept;
+  std::vector<int> position(static_cast<std::size_t>(g.n), -1);
+  for (std::size_t i = 0; i < kept.size(); ++i) position[kept[i]] = static_cast<int>(i);
+  std::vector<int> degree(static_cast<std::size_t>(g.n), 0);  // neighbours in the current set
+  std::priority_queue<mis_mvc::HeapEntry> heap;
+  for (int v : kept) {
+    for (int w : g.neighbors(v)) degree[v] += position[w] >= 0;
+    if (degree[v] > 0) heap.push({degree[v], position[v], v});
+  }
+  while (!heap.empty()) {
+    const mis_mvc::HeapEntry top = heap.top();
+    heap.pop();
+    const int v = top.vertex;
+    if (position[v] < 0 || degree[v] == 0) continue;  // removed, or its conflicts already resolved
+    if (top.key != degree[v]) {
+      heap.push({degree[v], top.tie, v});
+      continue;
+    }
+    position[v] = -1;
+    for (int w : g.neighbors(v)) degree[w] -= position[w] >= 0;
+  }
+  std::vector<int> out;
+  for (int v : kept) {
+    if (position[v] >= 0) out.push_back(v);
+  }
+  return out;
+}
+
+namespace {
+
+class MisProblem final : public mis_mvc::GraphProblem {
+ public:
+  std::string_view name() const override { return "mis"; }
+  Sense sense() const override { return Sense::kMaximize; }
+  bool feasible(const Instance& instance, const Solution& solution) const override {
+    return mis::feasible(cast(instance), solution);
+  }
+  double violation(const Instance& instance, const Solution& solution) const override {
+    return mis::violation(cast(instance), solution);
+  }
+  Solution repair(const Instance& instance, const Solution& solution) const override {
+    if (mis::feasible(cast(instance), solution)) return solution;
+    return Solution::flat(repair_set(cast(instance).graph, solution.items()));
+  }
+};
+
+}  // namespace
+
+const Problem& problem() {
+  static const MisProblem instance;
+  return instance;
+}
+
+}  // namespace mis
+
+namespace mvc {
+
+int uncovered_edges(const Graph& g, const std::vector<int>& items) {
+  std::vector<char> in(static_cast<std::size_t>(g.n), 0);
+  for (int v : items) {
+    if (v >= 0 && v < g.n) in[v] = 1;
+  }
+  int count = 0;
+  for (const auto& [u, v] : g.edges) count += !in[u] && !in[v];
+  return count;
+}
+
+double violation(const GraphInstance& instance, const Solution& solution) {
+  const Deduplicated d = deduplicate(solution.items(), 0, instance.size() - 1);
+  return d.invalid + d.duplicates + uncovered_edges(instance.graph, d.kept) + (solution.lists.size() == 1 ? 0 : 1);
+}
+
+bool feasible(const GraphInstance& instance, const Solution& solution) { return violation(instance, solution) == 0; }
+
+std::vector<int> repair_set(const Graph& g, const std::vector<int>& items) {
+  std::vector<int> out = deduplicate(items, 0, g.n - 1).kept;
+  std::vector<char> in(static_cast<std::size_t>(g.n), 0);
+  for (int v : out) in[v] = 1;
+  std::vector<int> degree(static_cast<std::size_t>(g.n), 0);  // uncovered edges at v (v outside the set)
+  std::priority_queue<mis_mvc::HeapEntry> heap;
+  for (int v = 0; v < g.n; ++v) {
+    if (in[v]) continue;
+    for (int w : g.neighbors(v)) degree[v] += !in[w];
+    if (degree[v] > 0) heap.push({degree[v], -v, v});  // tie: smallest id first
+  }
+  std::vector<int> added;
+  while (!heap.empty()) {
+    const mis_mvc::HeapEntry top = heap.top();
+    heap.pop();
+    const int v = top.vertex;
+    if (in[v] || degree[v] == 0) continue;
+    if (top.key != degree[v]) {
+      heap.push({degree[v], top.tie, v});
+      continue;
+    }
+    in[v] = 1;
+    added.push_back(v);
+    for (int w : g.neighbors(v)) degree[w] -= !in[w];
+  }
+  std::sort(added.begin(), added.end());
+  out.insert(out.end(), added.begin(), added.end());
+  return out;
+}
+
+namespace {
+
+class MvcProblem final : public mis_mvc::GraphProblem {
+ public:
+  std::string_view name() const override { return "mvc"; }
+  Sense sense() const override { return Sense::kMinimize; }
+  bool feasible(const Instance& instance, const Solution& solution) const override {
+    return mvc::feasible(cast(instance), solution);
+  }
+  double violation(const Instance& instance, const Solution& solution) const override {
+    return mvc::violation(cast(instance), solution);
+  }
+  Solution repair(const Instance& instance, const Solution& solution) const override {
+    if (mvc::feasible(cast(instance), solution)) return solution;
+    return Solution::flat(repair_set(cast(instance).graph, solution.items()));
+  }
+};
+
+}  // namespace
+
+const Problem& problem() {
+  static const MvcProblem instance;
+  return instance;
+}
+
+}  // namespace mvc
+}  // namespace falcon::problems

@@ -1,0 +1,79 @@
+#pragma once
+// Maximum independent set and minimum vertex cover (Appendix B.4, B.5): two problems over one
+// instance type, text format and grammar. Solution text: "Set: [3, 0, 7], Objective: 3.00",
+// vertex ids 0..n-1, the empty set allowed (Appendix D). The order of the ids carries no
+// meaning: a set is feasible in any order, and repair keeps the order of the ids it keeps.
+//
+// Benchmark files (read_file): DIMACS .clq files are maximum-clique instances, so MIS and MVC
+// read their COMPLEMENT (alpha(co-G) = omega(G)); every other extension (.mis of BHOSLIB,
+// .col, .dimacs, ...) is read as the graph itself. To solve MIS on a .clq graph as written,
+// copy it to another extension.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "falcon/problems/graph.h"
+#include "falcon/problems/problem.h"
+
+namespace falcon::problems {
+
+struct GraphInstance : Instance {
+  Graph graph;
+  int size() const override { return graph.n; }
+};
+
+namespace mis_mvc {
+
+// Keys: n, distribution (er | ba; default er), p (er edge probability, default 0.15),
+// m (ba edges per new vertex, default 4). Names the instance "<problem>-n<n>-s<seed>".
+std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uint64_t seed, std::string_view problem);
+// DIMACS format (graph.h); .clq -> complement, see the top of this file.
+std::shared_ptr<GraphInstance> read_file(const std::string& path);
+// "MIS n=5 edges: 0-1 0-3 2-4": one clause per edge, u < v, edges in ascending order.
+std::string prompt(const GraphInstance& instance, std::string_view tag);
+
+// Distinct valid ids in the list: |S|, the objective of both problems.
+int set_size(const Graph& g, const std::vector<int>& items);
+// |a - b| + |b - a| as multisets (invalid ids are values like any other): the repair distance.
+int multiset_symmetric_difference(std::vector<int> a, std::vector<int> b);
+
+}  // namespace mis_mvc
+
+namespace mis {
+
+// Edges with both ends among the distinct valid ids of `items`.
+int conflicting_edges(const Graph& g, const std::vector<int>& items);
+// invalid ids + duplicate ids + conflicting edges (+1 when the solution is not exactly one list).
+double violation(const GraphInstance& instance, const Solution& solution);
+bool feasible(const GraphInstance& instance, const Solution& solution);
+// Appendix E: drop invalid and repeated ids (keep first), then while two kept vertices are
+// adjacent, remove the vertex with the most neighbours in the current set; ties go to the
+// vertex listed last. That vertex w has a conflict (w, x) with deg(x) <= deg(w), for which the
+// paper's rule (remove the higher-degree endpoint, u on a tie) removes w: this is the paper's
+// loop with a fixed choice of conflict. O(|E| log n) with a lazy max-heap.
+std::vector<int> repair_set(const Graph& g, const std::vector<int>& items);
+
+const Problem& problem();
+
+}  // namespace mis
+
+namespace mvc {
+
+// Edges with neither end among the valid ids of `items`.
+int uncovered_edges(const Graph& g, const std::vector<int>& items);
+// invalid ids + duplicate ids + uncovered edges (+1 when the solution is not exactly one list).
+double violation(const GraphInstance& instance, const Solution& solution);
+bool feasible(const GraphInstance& instance, const Solution& solution);
+// Appendix E: drop invalid and repeated ids (keep first), then while an edge is uncovered, add
+// the vertex with the most uncovered edges; ties go to the smallest id. (That vertex w has an
+// uncovered edge (w, x) with deg(x) <= deg(w), for which the paper's rule adds w.) The added
+// vertices are appended in ascending order. O(|E| log n). From the empty set this is the
+// max-degree greedy cover.
+std::vector<int> repair_set(const Graph& g, const std::vector<int>& items);
+
+const Problem& problem();
+
+}  // namespace mvc
+
+}  // namespace falcon::problems
