@@ -2,7 +2,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/problems/tsp.h"
-// REGISTRY-INCLUDE: op
+#include "falcon/problems/op.h"
 // REGISTRY-INCLUDE: cvrp
 // REGISTRY-INCLUDE: mis_mvc
 // REGISTRY-INCLUDE: pfsp
@@ -14,7 +14,7 @@ namespace {
 const std::vector<const Problem*>& all_problems() {
   static const std::vector<const Problem*> problems = {
       &tsp::problem(),
-      // REGISTRY-LINE: op
+      &op::problem(),
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: mis_mvc
       // REGISTRY-LINE: pfsp

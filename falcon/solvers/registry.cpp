@@ -2,7 +2,7 @@
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: aco
-// REGISTRY-INCLUDE: op
+#include "falcon/solvers/op_heuristics.h"
 // REGISTRY-INCLUDE: graph
 // REGISTRY-INCLUDE: scheduling
 
@@ -14,7 +14,7 @@ const std::vector<SolverEntry>& all_solvers() {
       {"tsp", "nearest_neighbor", &tsp_nearest_neighbor},
       // REGISTRY-LINE: aco
       // REGISTRY-LINE: cvrp
-      // REGISTRY-LINE: op
+      {"op", "greedy", &op_greedy},
       // REGISTRY-LINE: graph
       // REGISTRY-LINE: scheduling
   };
