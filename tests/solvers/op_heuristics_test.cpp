@@ -41,7 +41,12 @@ bool maximal(const OpInstance& inst, const std::vector<int>& route) {
   return true;
 }
 
-TEST(OpGreedy, IsRegistered) { EXPECT_EQ(solver_by_name("op", "greedy").solve.target_type(), SolveFn(&op_greedy).target_type()); }
+TEST(OpGreedy, IsRegistered) {
+  using Fn = problems::Solution (*)(const problems::Instance&, const SolveOptions&);
+  const Fn* fn = solver_by_name("op", "greedy").solve.target<Fn>();
+  ASSERT_NE(fn, nullptr);
+  EXPECT_EQ(*fn, &op_greedy);
+}
 
 TEST(OpGreedy, PicksTheBestPrizePerAddedLength) {
   // Node 1 at (0,1): prize 3 for 2 extra length (ratio 1.5); node 2 at (4,0): prize 10 for 8
