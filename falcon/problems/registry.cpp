@@ -2,7 +2,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/problems/tsp.h"
-// REGISTRY-INCLUDE: op
+#include "falcon/problems/op.h"
 // REGISTRY-INCLUDE: cvrp
 #include "falcon/problems/pfsp.h"
 #include "falcon/problems/mis_mvc.h"
@@ -14,7 +14,7 @@ namespace {
 const std::vector<const Problem*>& all_problems() {
   static const std::vector<const Problem*> problems = {
       &tsp::problem(),
-      // REGISTRY-LINE: op
+      &op::problem(),
       // REGISTRY-LINE: cvrp
       &pfsp::problem(),
       &mis::problem(),

@@ -2,9 +2,9 @@
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: aco
-// REGISTRY-INCLUDE: op
 #include "falcon/solvers/pfsp_heuristics.h"
 #include "falcon/solvers/graph_heuristics.h"
+#include "falcon/solvers/op_heuristics.h"
 // REGISTRY-INCLUDE: scheduling
 
 namespace falcon::solvers {
@@ -15,10 +15,10 @@ const std::vector<SolverEntry>& all_solvers() {
       {"tsp", "nearest_neighbor", &tsp_nearest_neighbor},
       // REGISTRY-LINE: aco
       // REGISTRY-LINE: cvrp
-      // REGISTRY-LINE: op
       {"pfsp", "neh", &pfsp_neh},
       {"mis", "greedy", &mis_greedy},
       {"mvc", "greedy", &mvc_greedy},
+      {"op", "greedy", &op_greedy},
       // REGISTRY-LINE: scheduling
   };
   return solvers;
