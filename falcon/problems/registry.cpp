@@ -6,7 +6,7 @@
 // REGISTRY-INCLUDE: cvrp
 // REGISTRY-INCLUDE: mis_mvc
 // REGISTRY-INCLUDE: pfsp
-// REGISTRY-INCLUDE: jssp
+#include "falcon/problems/jssp.h"
 
 namespace falcon::problems {
 namespace {
@@ -18,7 +18,7 @@ const std::vector<const Problem*>& all_problems() {
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: mis_mvc
       // REGISTRY-LINE: pfsp
-      // REGISTRY-LINE: jssp
+      &jssp::problem(),
   };
   return problems;
 }

@@ -4,7 +4,7 @@
 // REGISTRY-INCLUDE: aco
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: graph
-// REGISTRY-INCLUDE: scheduling
+#include "falcon/solvers/jssp_heuristics.h"
 
 namespace falcon::solvers {
 namespace {
@@ -16,7 +16,9 @@ const std::vector<SolverEntry>& all_solvers() {
       // REGISTRY-LINE: cvrp
       // REGISTRY-LINE: op
       // REGISTRY-LINE: graph
-      // REGISTRY-LINE: scheduling
+      {"jssp", "fifo", &jssp_fifo},
+      {"jssp", "spt", &jssp_spt},
+      {"jssp", "mwkr", &jssp_mwkr},
   };
   return solvers;
 }
