@@ -42,8 +42,9 @@ std::int64_t lower_bound(const JsspInstance& instance);
 // Exactly m lists, each a permutation of the jobs, whose disjunctive graph (job routes plus
 // machine sequences) is acyclic, i.e. the sequences decode into a timetable.
 bool feasible(const JsspInstance& instance, const Solution& solution);
-// See JsspViolation in jssp_schedule.h: list-count error + entries of surplus lists + invalid
-// + duplicate + missing jobs per machine + deadlocks broken while decoding. 0 iff feasible.
+// |lists - m| + entries of lists beyond the m-th + invalid, duplicate and missing jobs per
+// machine (PermutationRepair::total) + deadlocks broken while decoding the permutation-repaired
+// sequences (DecodedSchedule::deadlock_breaks). 0 iff feasible.
 double violation(const JsspInstance& instance, const Solution& solution);
 // Appendix E with a deadlock-free decoder: permutation repair per machine, then the
 // sequences in which a list scheduler dispatches the operations (jssp_schedule.h).

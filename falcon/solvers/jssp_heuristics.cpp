@@ -29,27 +29,23 @@ problems::Solution jssp_dispatch(const JsspInstance& instance, DispatchRule rule
   };
 
   for (long long step = 0; step < static_cast<long long>(n) * m; ++step) {
-    // The schedulable operation that would finish first fixes the machine and the horizon.
-    std::int64_t horizon = std::numeric_limits<std::int64_t>::max();
+    // The earliest start of any schedulable operation fixes the time and the machine.
+    std::int64_t now = std::numeric_limits<std::int64_t>::max();
     int machine = -1;
     for (int j = 0; j < n; ++j) {
       if (next_op[j] == m) continue;
-      const auto& op = instance.routes[j][next_op[j]];
-      const std::int64_t finish = std::max(job_ready[j], machine_ready[op.machine]) + op.duration;
-      if (finish < horizon) horizon = finish, machine = op.machine;
+      const int r = instance.routes[j][next_op[j]].machine;
+      const std::int64_t start = std::max(job_ready[j], machine_ready[r]);
+      if (start < now || (start == now && r < machine)) now = start, machine = r;
     }
     int chosen = -1;
     for (int j = 0; j < n; ++j) {
       if (next_op[j] == m || instance.routes[j][next_op[j]].machine != machine) continue;
-      const std::int64_t start = std::max(job_ready[j], machine_ready[machine]);
-      // Zero-duration operations may have start == horizon; the op that set the horizon
-      // always qualifies, since its start <= its finish == horizon.
-      const bool conflicts = start < horizon || start + instance.routes[j][next_op[j]].duration == horizon;
-      if (conflicts && (chosen < 0 || better(j, chosen))) chosen = j;
+      if (std::max(job_ready[j], machine_ready[machine]) != now) continue;
+      if (chosen < 0 || better(j, chosen)) chosen = j;
     }
     const auto& op = instance.routes[chosen][next_op[chosen]];
-    const std::int64_t end = std::max(job_ready[chosen], machine_ready[machine]) + op.duration;
-    job_ready[chosen] = machine_ready[machine] = end;
+    job_ready[chosen] = machine_ready[machine] = now + op.duration;
     work_left[chosen] -= op.duration;
     ++next_op[chosen];
     out.lists[machine].push_back(chosen);

@@ -1,11 +1,12 @@
 #pragma once
 // Dispatching-rule baselines for the job shop (Table 2's FIFO row, plus SPT and MWKR).
-// Schedules are built by Giffler-Thompson active schedule generation: take the schedulable
-// operation (job predecessor done) that would finish first, its machine M and finish time C;
-// among the schedulable operations on M that could start before C (the conflict set), the
-// rule picks one, which starts at max(job ready, M ready). The machine sequences are the
-// dispatch order, so the semi-active decoding of the returned solution is exactly this
-// timetable.
+// Schedules are non-delay (a machine never idles while an operation waits for it): take the
+// earliest time t at which some schedulable operation (job predecessor done) can start, and
+// its machine M (ties: lower machine); among the operations that can start on M at t, the rule
+// picks one. The machine sequences are the dispatch order, so the semi-active decoding of the
+// returned solution is exactly this timetable. Non-delay rather than Giffler-Thompson active
+// generation: on the 122 benchmark instances SPT and MWKR have a mean gap of 26.6% and 20.1%
+// non-delay but 62.2% and 27.1% active (FIFO: 26.8% both).
 #include "falcon/problems/jssp.h"
 #include "falcon/solvers/solver.h"
 

@@ -174,9 +174,10 @@ TEST(Jssp, FeasibleScheduleTextAndMakespan) {
 
 TEST(Jssp, OppositeMachineOrdersAreACycleThatRepairBreaksWithOneMove) {
   const auto inst = crossed();
-  // M1: J2 before J1, M2: J1 before J2. Each list is a permutation and each respects the job
-  // precedence graph alone, but J1 -> (M1) -> ... needs J2 first on M1, whose M1 operation
-  // follows its M2 operation, which M2 puts after J1's — a cycle: no timetable.
+  // M1: J2 before J1, M2: J1 before J2. Both lists are permutations and no job order is
+  // violated within a list (the paper's topological reordering leaves them alone), but J1 on
+  // M1 waits for J2 on M1, which follows J2 on M2, which waits for J1 on M2, which follows J1
+  // on M1: a cycle, no timetable.
   const Solution cyclic{{{1, 0}, {0, 1}}};
   EXPECT_FALSE(problem().feasible(*inst, cyclic));
   EXPECT_EQ(problem().violation(*inst, cyclic), 1.0);

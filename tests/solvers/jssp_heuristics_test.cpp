@@ -34,22 +34,63 @@ TEST(JsspHeuristics, FeasibleAndAboveTheLowerBoundOnGeneratedInstances) {
   }
 }
 
-TEST(JsspHeuristics, RulesPickDifferentOperationsFromOneConflictSet) {
-  // J1: (M2,1)(M1,5)(M3,2)  J2: (M3,2)(M1,1)(M2,1)  J3: (M1,4)(M2,1)(M3,1)
-  // J1 takes M2 [0,1), J2 takes M3 [0,2). Then all three wait for M1: J1 ready at 1 (5 long,
-  // 7 left), J2 at 2 (1 long, 2 left), J3 at 0 (4 long, 6 left); J2 would finish first (3) and
-  // all could start before 3, so all conflict: FIFO takes J3, SPT J2, MWKR J1.
+TEST(JsspHeuristics, RulesPickDifferentOperationsFromOneQueue) {
+  // J4 holds M1 for [0,10). Meanwhile J3 (ready at 1, 4 long, 6 left), J2 (ready at 2, 1 long,
+  // 3 left) and J1 (ready at 3, 5 long, 7 left) queue for M1; at 10 all three can start:
+  // FIFO takes J3, SPT J2, MWKR J1.
   jssp::JsspInstance inst;
-  inst.jobs = 3;
-  inst.machines = 3;
-  inst.routes = {{{1, 1}, {0, 5}, {2, 2}}, {{2, 2}, {0, 1}, {1, 1}}, {{0, 4}, {1, 1}, {2, 1}}};
-  EXPECT_EQ(jssp_dispatch(inst, DispatchRule::kFifo).lists[0].front(), 2);
-  EXPECT_EQ(jssp_dispatch(inst, DispatchRule::kSpt).lists[0].front(), 1);
-  EXPECT_EQ(jssp_dispatch(inst, DispatchRule::kMwkr).lists[0].front(), 0);
+  inst.jobs = 4;
+  inst.machines = 4;
+  inst.routes = {{{1, 3}, {0, 5}, {2, 1}, {3, 1}},
+                 {{2, 2}, {0, 1}, {1, 1}, {3, 1}},
+                 {{3, 1}, {0, 4}, {1, 1}, {2, 1}},
+                 {{0, 10}, {1, 1}, {2, 1}, {3, 1}}};
+  const std::pair<DispatchRule, int> expected[] = {{DispatchRule::kFifo, 2}, {DispatchRule::kSpt, 1}, {DispatchRule::kMwkr, 0}};
+  for (const auto& [rule, job] : expected) {
+    const problems::Solution s = jssp_dispatch(inst, rule);
+    ASSERT_EQ(s.lists[0].size(), 4u);
+    EXPECT_EQ(s.lists[0][0], 3);
+    EXPECT_EQ(s.lists[0][1], job) << static_cast<int>(rule);
+  }
+}
+
+// Non-delay: no machine is idle at a time when an operation whose job is ready waits for it.
+TEST(JsspHeuristics, NonDelayNeverLeavesAMachineIdleWhileWorkWaits) {
+  for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+    problems::GenerateOptions opt;
+    opt.n = 8;
+    opt.params["m"] = "4";
+    const auto inst = jssp::generate(opt, seed);
+    for (DispatchRule rule : {DispatchRule::kFifo, DispatchRule::kSpt, DispatchRule::kMwkr}) {
+      const problems::Solution s = jssp_dispatch(*inst, rule);
+      const jssp::DecodedSchedule d = jssp::decode_schedule(*inst, s.lists);
+      auto route_index = [&](int j, int r) {
+        int k = 0;
+        while (inst->routes[j][k].machine != r) ++k;
+        return k;
+      };
+      for (int r = 0; r < inst->machines; ++r) {
+        const auto& seq = s.lists[r];
+        for (std::size_t i = 0; i < seq.size(); ++i) {
+          const int j = seq[i], k = route_index(j, r);
+          const std::int64_t ready = k == 0 ? 0 : d.start[j][k - 1] + inst->routes[j][k - 1].duration;
+          // Idle gaps of machine r before operation i: [previous end, next start).
+          std::int64_t idle_from = 0;
+          for (std::size_t h = 0; h < i; ++h) {
+            const int kh = route_index(seq[h], r);
+            const std::int64_t start = d.start[seq[h]][kh];
+            EXPECT_FALSE(std::max(idle_from, ready) < start)
+                << inst->name << " machine " << r << " idles before t=" << start << " while job " << j << " waits";
+            idle_from = start + inst->routes[seq[h]][kh].duration;
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(JsspHeuristics, ZeroDurationOperationsAreScheduled) {
-  // orb07 has a zero-length operation; the conflict set must still contain it.
+  // orb07 has a zero-length operation: it must be dispatched like any other.
   jssp::JsspInstance inst;
   inst.jobs = 2;
   inst.machines = 2;
