@@ -2,12 +2,13 @@
 // JSSP machine sequences -> timetable, and the repair of Appendix E made deadlock-free.
 //
 // Why not the paper's repair as written: it reorders each machine's sequence by a topological
-// order of the job routes alone. Two machines can still disagree: with J1 = (M1, M2) and
-// J2 = (M2, M1), the sequences M1: [J2, J1], M2: [J1, J2] respect every job route on its own,
-// yet M1 runs J1 only after J2, J2 reaches M1 only after M2, M2 runs J2 only after J1, and J1
-// reaches M2 only after M1: a cycle in the disjunctive graph, so no timetable exists. So the second phase here is a list scheduler
-// (decode_schedule) that only ever dispatches an operation whose job predecessor is done, and
-// breaks each deadlock by one deterministic move.
+// order of the job routes alone, which relates no two operations of one machine. Machines can
+// still disagree: with J1 = (M1, M2) and J2 = (M2, M1), the sequences M1: [J2, J1],
+// M2: [J1, J2] are permutations, yet M1 runs J1 only after J2, J2 reaches M1 only after M2,
+// M2 runs J2 only after J1, and J1 reaches M2 only after M1: a cycle in the disjunctive graph,
+// so no timetable exists. Hence the second phase here is a list scheduler (decode_schedule)
+// that only ever dispatches an operation whose job predecessor is done, and breaks each
+// deadlock by one deterministic move.
 #include <cstdint>
 #include <vector>
 
