@@ -94,7 +94,8 @@ std::shared_ptr<JsspInstance> read_file(const std::string& path) {
     const int m = instance->machines;
     const int job = static_cast<int>(instance->routes.size());
     if (job == instance->jobs) {
-      throw input_error(path, line_no, "unexpected data after the " + std::to_string(job) + " job lines the header announced");
+      throw input_error(path, line_no,
+                        "unexpected data after the " + std::to_string(job) + " job lines the header announced");
     }
     if (v.size() != 2 * static_cast<std::size_t>(m)) {
       throw input_error(path, line_no, "job " + std::to_string(job) + " has " + std::to_string(v.size()) +

@@ -265,7 +265,9 @@ TEST(Jssp, RepairPropertiesOnTenThousandInputs) {
           if (r.bernoulli(0.5) && m > 1) {
             s.lists.resize(r.uniform_int(0, m - 1));
           } else {
-            for (int extra = r.uniform_int(1, 3); extra > 0; --extra) s.lists.push_back(random_permutations(r, *inst).lists[0]);
+            for (int extra = r.uniform_int(1, 3); extra > 0; --extra) {
+              s.lists.push_back(random_permutations(r, *inst).lists[0]);
+            }
           }
           return s;
         }

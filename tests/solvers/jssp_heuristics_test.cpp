@@ -45,7 +45,8 @@ TEST(JsspHeuristics, RulesPickDifferentOperationsFromOneQueue) {
                  {{2, 2}, {0, 1}, {1, 1}, {3, 1}},
                  {{3, 1}, {0, 4}, {1, 1}, {2, 1}},
                  {{0, 10}, {1, 1}, {2, 1}, {3, 1}}};
-  const std::pair<DispatchRule, int> expected[] = {{DispatchRule::kFifo, 2}, {DispatchRule::kSpt, 1}, {DispatchRule::kMwkr, 0}};
+  const std::pair<DispatchRule, int> expected[] = {
+      {DispatchRule::kFifo, 2}, {DispatchRule::kSpt, 1}, {DispatchRule::kMwkr, 0}};
   for (const auto& [rule, job] : expected) {
     const problems::Solution s = jssp_dispatch(inst, rule);
     ASSERT_EQ(s.lists[0].size(), 4u);
