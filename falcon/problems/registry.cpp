@@ -6,7 +6,7 @@
 // REGISTRY-INCLUDE: cvrp
 #include "falcon/problems/pfsp.h"
 #include "falcon/problems/mis_mvc.h"
-// REGISTRY-INCLUDE: jssp
+#include "falcon/problems/jssp.h"
 
 namespace falcon::problems {
 namespace {
@@ -19,7 +19,7 @@ const std::vector<const Problem*>& all_problems() {
       &pfsp::problem(),
       &mis::problem(),
       &mvc::problem(),
-      // REGISTRY-LINE: jssp
+      &jssp::problem(),
   };
   return problems;
 }

@@ -5,7 +5,7 @@
 #include "falcon/solvers/pfsp_heuristics.h"
 #include "falcon/solvers/graph_heuristics.h"
 #include "falcon/solvers/op_heuristics.h"
-// REGISTRY-INCLUDE: scheduling
+#include "falcon/solvers/jssp_heuristics.h"
 
 namespace falcon::solvers {
 namespace {
@@ -19,7 +19,9 @@ const std::vector<SolverEntry>& all_solvers() {
       {"mis", "greedy", &mis_greedy},
       {"mvc", "greedy", &mvc_greedy},
       {"op", "greedy", &op_greedy},
-      // REGISTRY-LINE: scheduling
+      {"jssp", "fifo", &jssp_fifo},
+      {"jssp", "spt", &jssp_spt},
+      {"jssp", "mwkr", &jssp_mwkr},
   };
   return solvers;
 }

@@ -1,0 +1,234 @@
+#include "falcon/problems/jssp.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "falcon/core/error.h"
+#include "falcon/core/rng.h"
+#include "falcon/problems/list_ops.h"
+#include "falcon/problems/params.h"
+#include "falcon/problems/jssp_schedule.h"
+
+namespace falcon::problems::jssp {
+
+std::shared_ptr<JsspInstance> generate(const GenerateOptions& options, std::uint64_t seed) {
+  ParamReader params(options, "jssp");
+  const int m = params.get_int("m", 5);
+  params.finish();
+  if (!options.distribution.empty() && options.distribution != "taillard") {
+    throw Error("jssp generator: unknown distribution '" + options.distribution + "' (known: taillard)");
+  }
+  if (options.n < 1 || m < 1) {
+    throw Error("jssp generator: n and m must be at least 1 (got n=" + std::to_string(options.n) +
+                ", m=" + std::to_string(m) + ")");
+  }
+  Rng rng(seed);
+  auto instance = std::make_shared<JsspInstance>();
+  instance->jobs = options.n;
+  instance->machines = m;
+  instance->routes.resize(options.n);
+  for (auto& route : instance->routes) {
+    std::vector<int> order(m);
+    for (int r = 0; r < m; ++r) order[r] = r;
+    rng.shuffle(order);
+    for (int r : order) route.push_back({r, rng.uniform_int(1, 99)});
+  }
+  instance->name = "jssp-n" + std::to_string(options.n) + "-s" + std::to_string(seed);
+  return instance;
+}
+
+namespace {
+
+// Splits a line into non-negative integers; names the first token that is not one.
+std::vector<long long> read_numbers(const std::string& path, long line_no, const std::string& line) {
+  std::vector<long long> out;
+  std::istringstream in(line);
+  std::string token;
+  while (in >> token) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(token.c_str(), &end, 10);
+    if (*end != '\0' || token[0] == '-' || token[0] == '+' || errno == ERANGE || v > INT_MAX) {
+      throw input_error(path, line_no, "'" + token + "' is not a non-negative integer");
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool is_blank_or_comment(const std::string& line) {
+  const auto b = line.find_first_not_of(" \t\r");
+  return b == std::string::npos || line[b] == '#';
+}
+
+}  // namespace
+
+std::shared_ptr<JsspInstance> read_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(path + ": cannot open the file (does it exist and is it readable?)");
+  auto instance = std::make_shared<JsspInstance>();
+  instance->name = std::filesystem::path(path).stem().string();
+  std::string line;
+  long line_no = 0;
+  bool have_header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (is_blank_or_comment(line)) continue;
+    const std::vector<long long> v = read_numbers(path, line_no, line);
+    if (!have_header) {
+      if (v.size() != 2 || v[0] < 1 || v[1] < 1) {
+        throw input_error(path, line_no,
+                          "expected the header 'n m' (jobs, machines, both >= 1) of the OR-Library/JSPLIB "
+                          "job shop format; Taillard's two-matrix format is not read, convert it first");
+      }
+      instance->jobs = static_cast<int>(v[0]);
+      instance->machines = static_cast<int>(v[1]);
+      have_header = true;
+      continue;
+    }
+    const int m = instance->machines;
+    const int job = static_cast<int>(instance->routes.size());
+    if (job == instance->jobs) {
+      throw input_error(path, line_no,
+                        "unexpected data after the " + std::to_string(job) + " job lines the header announced");
+    }
+    if (v.size() != 2 * static_cast<std::size_t>(m)) {
+      throw input_error(path, line_no, "job " + std::to_string(job) + " has " + std::to_string(v.size()) +
+                                           " numbers, expected " + std::to_string(2 * m) + " (" + std::to_string(m) +
+                                           " pairs 'machine duration')");
+    }
+    std::vector<char> seen(m, 0);
+    std::vector<Operation> route;
+    for (int k = 0; k < m; ++k) {
+      const long long machine = v[2 * k], duration = v[2 * k + 1];
+      if (machine >= m) {
+        throw input_error(path, line_no, "job " + std::to_string(job) + " operation " + std::to_string(k) + ": machine " +
+                                             std::to_string(machine) + " is outside 0.." + std::to_string(m - 1) +
+                                             " (machines are 0-based)");
+      }
+      if (seen[machine]) {
+        throw input_error(path, line_no, "job " + std::to_string(job) + " visits machine " + std::to_string(machine) +
+                                             " twice (each job must visit every machine exactly once)");
+      }
+      seen[machine] = 1;
+      route.push_back({static_cast<int>(machine), static_cast<int>(duration)});
+    }
+    instance->routes.push_back(std::move(route));
+  }
+  if (!have_header) throw input_error(path, line_no, "no header 'n m' found (is the file empty?)");
+  if (static_cast<int>(instance->routes.size()) != instance->jobs) {
+    throw input_error(path, line_no, "file ends after " + std::to_string(instance->routes.size()) + " of the " +
+                                         std::to_string(instance->jobs) + " job lines the header announced");
+  }
+  return instance;
+}
+
+std::string prompt(const JsspInstance& instance) {
+  std::string out = "JSSP n=" + std::to_string(instance.jobs) + " m=" + std::to_string(instance.machines) + ":";
+  for (int j = 0; j < instance.jobs; ++j) {
+    out += " J" + std::to_string(j + 1) + ":";
+    for (const Operation& op : instance.routes[j]) {
+      out += "(M" + std::to_string(op.machine + 1) + "," + std::to_string(op.duration) + ")";
+    }
+  }
+  return out;
+}
+
+std::int64_t lower_bound(const JsspInstance& instance) {
+  std::vector<std::int64_t> load(instance.machines, 0);
+  std::int64_t bound = 0;
+  for (const auto& route : instance.routes) {
+    std::int64_t length = 0;
+    for (const Operation& op : route) {
+      length += op.duration;
+      load[op.machine] += op.duration;
+    }
+    bound = std::max(bound, length);
+  }
+  for (std::int64_t l : load) bound = std::max(bound, l);
+  return bound;
+}
+
+double violation(const JsspInstance& instance, const Solution& solution) {
+  const PermutationRepair p = repair_permutations(instance, solution);
+  return p.total() + decode_schedule(instance, p.sequences).deadlock_breaks;
+}
+
+bool feasible(const JsspInstance& instance, const Solution& solution) {
+  const PermutationRepair p = repair_permutations(instance, solution);
+  return p.total() == 0 && decode_schedule(instance, p.sequences).deadlock_breaks == 0;
+}
+
+Solution repair_schedule(const JsspInstance& instance, const Solution& solution) {
+  // decode_schedule is the identity on an acyclic graph, and permutation repair on
+  // permutations, so a feasible solution comes back unchanged.
+  return Solution{decode_schedule(instance, repair_permutations(instance, solution).sequences).sequences};
+}
+
+double makespan(const JsspInstance& instance, const Solution& solution) {
+  return static_cast<double>(decode_schedule(instance, repair_permutations(instance, solution).sequences).makespan);
+}
+
+namespace {
+
+class JsspProblem final : public Problem {
+ public:
+  std::string_view name() const override { return "jssp"; }
+  Sense sense() const override { return Sense::kMinimize; }
+  TextFormat text_format() const override { return {"Schedule", /*nested=*/true, /*index_base=*/1}; }
+  GrammarSpec grammar(const Instance& instance) const override {
+    return {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, cast(instance).jobs};
+  }
+  std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
+    return jssp::generate(options, seed);
+  }
+  std::shared_ptr<Instance> read_file(const std::string& path) const override { return jssp::read_file(path); }
+  std::string prompt(const Instance& instance) const override { return jssp::prompt(cast(instance)); }
+  // A schedule has a makespan only as a timetable; an infeasible one is scored as the
+  // timetable its repair decodes to (the same number for a feasible one).
+  double objective(const Instance& instance, const Solution& solution) const override {
+    return makespan(cast(instance), solution);
+  }
+  bool feasible(const Instance& instance, const Solution& solution) const override {
+    return jssp::feasible(cast(instance), solution);
+  }
+  double violation(const Instance& instance, const Solution& solution) const override {
+    return jssp::violation(cast(instance), solution);
+  }
+  Solution repair(const Instance& instance, const Solution& solution) const override {
+    return repair_schedule(cast(instance), solution);
+  }
+  // Sum over machine slots of the insert/delete distance between the lists (an absent list
+  // is empty), plus the list-count difference. Every unit of violation but a deadlock break
+  // costs at most 1 (a deletion of an invalid, duplicate or surplus entry, an insertion of a
+  // missing job, a list added or dropped); a break moves one job: 2. Hence alpha = 2.
+  double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
+    const std::size_t slots = std::max(repaired.lists.size(), original.lists.size());
+    const std::vector<int> empty;
+    double d = repaired.lists.size() > original.lists.size() ? repaired.lists.size() - original.lists.size()
+                                                             : original.lists.size() - repaired.lists.size();
+    for (std::size_t i = 0; i < slots; ++i) {
+      d += insert_delete_distance(i < original.lists.size() ? original.lists[i] : empty,
+                                  i < repaired.lists.size() ? repaired.lists[i] : empty);
+    }
+    return d;
+  }
+  double locality_constant() const override { return 2.0; }
+
+ private:
+  static const JsspInstance& cast(const Instance& i) { return instance_as<JsspInstance>(i, "jssp"); }
+};
+
+}  // namespace
+
+const Problem& problem() {
+  static const JsspProblem instance;
+  return instance;
+}
+
+}  // namespace falcon::problems::jssp
