@@ -9,10 +9,10 @@
 //   falcon_solve --problem tsp --prompt --generate n=20,count=3
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/error.h"
@@ -122,7 +122,7 @@ struct Summary {
 };
 
 int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
-  std::map<std::pair<std::string, std::string>, Summary> summaries;
+  std::vector<std::pair<std::string, Summary>> summaries;  // "problem | method", in run order
   for (const Problem* problem : problems) {
     std::vector<const falcon::solvers::SolverEntry*> methods;
     if (opt.method == "all") {
@@ -143,7 +143,10 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const bool feasible = problem->feasible(*inst, s);
         const double objective = problem->objective(*inst, s);
-        Summary& sum = summaries[{std::string(problem->name()), std::string(method->method)}];
+        const std::string key = std::string(problem->name()) + " | " + std::string(method->method);
+        auto it = std::find_if(summaries.begin(), summaries.end(), [&](const auto& e) { return e.first == key; });
+        if (it == summaries.end()) it = summaries.insert(summaries.end(), {key, Summary{}});
+        Summary& sum = it->second;
         ++sum.count;
         sum.feasible += feasible;
         sum.objective_sum += objective;
@@ -166,11 +169,11 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
     progress.finish();
   }
   if (opt.format == "table") {
-    std::printf("| problem | method | instances | feasible | mean objective | mean seconds |\n");
+    std::printf("| problem | method | instances | feasible | mean objective | mean ms |\n");
     std::printf("|---|---|---|---|---|---|\n");
     for (const auto& [key, s] : summaries) {
-      std::printf("| %s | %s | %d | %d/%d | %.3f | %.4f |\n", key.first.c_str(), key.second.c_str(), s.count, s.feasible,
-                  s.count, s.objective_sum / s.count, s.seconds_sum / s.count);
+      std::printf("| %s | %d | %d/%d | %.3f | %.3f |\n", key.c_str(), s.count, s.feasible, s.count,
+                  s.objective_sum / s.count, 1000 * s.seconds_sum / s.count);
     }
   }
   return 0;
