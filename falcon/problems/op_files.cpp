@@ -9,17 +9,11 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/core/strings.h"
 #include "falcon/problems/tsplib.h"
 
 namespace falcon::problems::op {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 

@@ -5,16 +5,10 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/core/strings.h"
 
 namespace falcon::problems {
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
 
 // TSPLIB95 distance functions (Reinelt 1991, section 2).
 double nint(double x) { return static_cast<double>(static_cast<long long>(x + 0.5)); }
