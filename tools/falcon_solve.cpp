@@ -12,12 +12,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/error.h"
 #include "falcon/core/key_values.h"
 #include "falcon/core/progress.h"
+#include "falcon/eval/solution_svg.h"
 #include "falcon/problems/registry.h"
 #include "falcon/solvers/solver.h"
 
@@ -38,6 +41,7 @@ struct Options {
   std::string check;
   std::string format = "json";
   bool prompt = false;
+  std::string svg_dir;
   std::vector<std::string> files;
 };
 
@@ -116,6 +120,19 @@ int run_prompt(const std::vector<const Problem*>& problems, const Options& opt) 
   return 0;
 }
 
+// DIR/<instance>.<method>.svg: route map, Gantt chart or graph drawing of the solution.
+void write_svg(const std::string& dir, const Problem& problem, const Instance& inst, const Solution& s,
+               const std::string& method, double objective) {
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + inst.name + "." + method + ".svg";
+  char title[256];
+  std::snprintf(title, sizeof title, "%s  %s  %s  objective %.2f", std::string(problem.name()).c_str(), inst.name.c_str(),
+                method.c_str(), objective);
+  std::ofstream out(path);
+  out << falcon::eval::render_solution_svg(problem, inst, s, title);
+  if (!out) throw Error(path + ": cannot write the picture (is the directory writable?)");
+}
+
 struct Summary {
   int count = 0, feasible = 0;
   double objective_sum = 0, seconds_sum = 0;
@@ -151,6 +168,7 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
         sum.feasible += feasible;
         sum.objective_sum += objective;
         sum.seconds_sum += seconds;
+        if (!opt.svg_dir.empty()) write_svg(opt.svg_dir, *problem, *inst, s, std::string(method->method), objective);
         if (opt.format == "json") {
           json j;
           j["instance"] = inst->name;
@@ -192,6 +210,7 @@ int main(int argc, char** argv) {
   app.add_option("--time-limit", opt.time_limit, "seconds per instance for anytime methods (0 = their default)");
   app.add_option("--generate", opt.generate, "generate instances: n=20,count=5,seed=1[,distribution=..,<problem keys>]");
   app.add_option("--check", opt.check, "parse, score and repair this solution text for one instance");
+  app.add_option("--svg", opt.svg_dir, "write a picture of every solution to this directory (DIR/<instance>.<method>.svg)");
   app.add_flag("--prompt", opt.prompt, "print each instance's prompt and its length instead of solving");
   app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
       ->check(CLI::IsMember({"json", "table"}));
