@@ -48,13 +48,23 @@ std::shared_ptr<GraphInstance> read_file(const std::string& path) {
   return instance;
 }
 
+// One clause per vertex with its higher-numbered neighbours ("0:1,3 2:4"), so each edge is
+// written once; vertices without such neighbours are left out. Measured 37-42% shorter than an
+// "u-v" edge list (experiments/prompt_lengths).
 std::string prompt(const GraphInstance& instance, std::string_view tag) {
-  std::string out = std::string(tag) + " n=" + std::to_string(instance.size()) + " edges:";
-  for (const auto& [u, v] : instance.graph.edges) {
-    out += ' ';
-    out += std::to_string(u);
-    out += '-';
-    out += std::to_string(v);
+  const Graph& g = instance.graph;
+  std::string out = std::string(tag) + " n=" + std::to_string(instance.size()) + ":";
+  for (int u = 0; u < g.n; ++u) {
+    char sep = ':';
+    bool any = false;
+    for (int v : g.neighbors(u)) {
+      if (v <= u) continue;
+      if (!any) out += ' ' + std::to_string(u);
+      out += sep;
+      out += std::to_string(v);
+      sep = ',';
+      any = true;
+    }
   }
   return out;
 }

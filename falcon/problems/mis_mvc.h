@@ -30,7 +30,7 @@ namespace mis_mvc {
 std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uint64_t seed, std::string_view problem);
 // DIMACS format (graph.h); .clq -> complement, see the top of this file.
 std::shared_ptr<GraphInstance> read_file(const std::string& path);
-// "MIS n=5 edges: 0-1 0-3 2-4": one clause per edge, u < v, edges in ascending order.
+// "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
 
 // Distinct valid ids in the list: |S|, the objective of both problems.

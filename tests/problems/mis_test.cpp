@@ -152,8 +152,8 @@ TEST(Mis, RepairPropertiesOnTwelveThousandInputs) {
 
 TEST(Mis, PromptListsEachEdgeOnceAscending) {
   const auto inst = make(5, {{3, 0}, {1, 0}, {4, 2}});
-  EXPECT_EQ(problem().prompt(*inst), "MIS n=5 edges: 0-1 0-3 2-4");
-  EXPECT_EQ(problem().prompt(*make(2, {})), "MIS n=2 edges:");
+  EXPECT_EQ(problem().prompt(*inst), "MIS n=5: 0:1,3 2:4");
+  EXPECT_EQ(problem().prompt(*make(2, {})), "MIS n=2:");
 }
 
 TEST(Mis, GeneratorKeysDistributionsAndNames) {

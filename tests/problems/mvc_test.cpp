@@ -133,7 +133,7 @@ TEST(Mvc, RepairPropertiesOnTwelveThousandInputs) {
 }
 
 TEST(Mvc, PromptAndGeneratedNames) {
-  EXPECT_EQ(problem().prompt(*make(5, {{3, 0}, {1, 0}, {4, 2}})), "MVC n=5 edges: 0-1 0-3 2-4");
+  EXPECT_EQ(problem().prompt(*make(5, {{3, 0}, {1, 0}, {4, 2}})), "MVC n=5: 0:1,3 2:4");
   GenerateOptions opt;
   opt.n = 30;
   opt.distribution = "ba";
