@@ -3,7 +3,7 @@
 #include "falcon/core/error.h"
 #include "falcon/problems/tsp.h"
 // REGISTRY-INCLUDE: op
-// REGISTRY-INCLUDE: cvrp
+#include "falcon/problems/cvrp.h"
 // REGISTRY-INCLUDE: mis_mvc
 // REGISTRY-INCLUDE: pfsp
 // REGISTRY-INCLUDE: jssp
@@ -15,7 +15,7 @@ const std::vector<const Problem*>& all_problems() {
   static const std::vector<const Problem*> problems = {
       &tsp::problem(),
       // REGISTRY-LINE: op
-      // REGISTRY-LINE: cvrp
+      &cvrp::problem(),
       // REGISTRY-LINE: mis_mvc
       // REGISTRY-LINE: pfsp
       // REGISTRY-LINE: jssp
