@@ -1,7 +1,8 @@
 #include "falcon/core/error.h"
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
-// REGISTRY-INCLUDE: aco
+#include "falcon/solvers/aco.h"
+#include "falcon/solvers/cvrp_heuristics.h"
 // REGISTRY-INCLUDE: op
 // REGISTRY-INCLUDE: graph
 // REGISTRY-INCLUDE: scheduling
@@ -12,8 +13,9 @@ namespace {
 const std::vector<SolverEntry>& all_solvers() {
   static const std::vector<SolverEntry> solvers = {
       {"tsp", "nearest_neighbor", &tsp_nearest_neighbor},
-      // REGISTRY-LINE: aco
-      // REGISTRY-LINE: cvrp
+      {"tsp", "aco", &tsp_aco_solver},
+      {"cvrp", "nearest_neighbor", &cvrp_nearest_neighbor},
+      {"cvrp", "aco", &cvrp_aco_solver},
       // REGISTRY-LINE: op
       // REGISTRY-LINE: graph
       // REGISTRY-LINE: scheduling
