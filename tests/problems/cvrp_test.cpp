@@ -279,6 +279,17 @@ TEST(Cvrp, RepairPropertiesOnTwelveThousandAdversarialInputs) {
   EXPECT_GT(feasible_inputs, 800);  // property (2) was exercised
 }
 
+TEST(Cvrp, RepairPropertiesOnBenchmarkInstances) {
+  // Integer (nint) distances, an EXPLICIT matrix (E-n13-k4) and demands in the thousands.
+  Rng rng(7);
+  for (const char* name : {"E-n13-k4", "A-n32-k5", "P-n16-k8"}) {
+    const auto inst = read_file(kBench + "instances/" + name + ".vrp");
+    const auto stats = testing::check_repair_properties(problem(), *inst, 400, rng, [&](Rng& r) { return cvrp_adversarial(r, *inst); });
+    EXPECT_GT(stats.feasible_inputs, 10) << name;
+    if (HasFailure()) return;
+  }
+}
+
 // ---- CVRPLIB files --------------------------------------------------------------------------
 
 TEST(CvrpFiles, DepotMovesToNodeZeroAndSolutionScores) {
@@ -331,6 +342,13 @@ TEST(CvrpFiles, MalformedFilesNameFileAndLine) {
     EXPECT_NE(message.find(what), std::string::npos) << message;
   }
   EXPECT_NE(error_of([&] { read_file(kData + "missing.vrp"); }).find("cannot open"), std::string::npos);
+}
+
+TEST(CvrpFiles, ExplicitMatrixFileHasNoCoordinatesInItsPrompt) {
+  const auto inst = read_file(kBench + "instances/E-n13-k4.vrp");
+  EXPECT_EQ(inst->vehicles, 4);
+  EXPECT_DOUBLE_EQ(inst->geometry.d(0, 1), 9.0);  // LOWER_ROW: first entry is d(2, 1) in file ids
+  EXPECT_EQ(prompt(*inst).substr(0, 40), "CVRP n=13 cap=6000: 0:() 1:(1200) 2:(170");
 }
 
 TEST(CvrpFiles, VehiclesFromName) {
