@@ -5,12 +5,12 @@
 #include <cstdio>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/cvrp.h"
 #include "falcon/problems/jssp_schedule.h"
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/pfsp.h"
 #include "falcon/problems/tsp.h"
-// REGISTRY-INCLUDE: cvrp
 
 namespace falcon::eval {
 namespace {
@@ -118,7 +118,18 @@ std::string render_op(const problems::op::OpInstance& inst, const Solution& s, c
          nodes_svg(f, inst.geometry.coords, {inst.start, inst.end}, radius) + "</svg>\n";
 }
 
-// REGISTRY-LINE: cvrp renderer
+// Each route in its own colour, depot to depot.
+std::string render_cvrp(const problems::cvrp::CvrpInstance& inst, const Solution& s, const std::string& title) {
+  const Frame f = frame_of(inst.geometry.coords);
+  std::string out = open_svg(title);
+  for (std::size_t r = 0; r < s.lists.size(); ++r) {
+    std::vector<int> path = {0};
+    path.insert(path.end(), s.lists[r].begin(), s.lists[r].end());
+    path.push_back(0);
+    out += path_svg(f, inst.geometry.coords, path, colour(static_cast<int>(r)));
+  }
+  return out + nodes_svg(f, inst.geometry.coords, {0}, {}) + "</svg>\n";
+}
 
 // One row per machine; bars[machine] = (start, duration, job).
 struct Bar {
@@ -213,7 +224,7 @@ std::string render_solution_svg(const problems::Problem& problem, const problems
                                 const Solution& solution, const std::string& title) {
   if (auto* i = as<problems::tsp::TspInstance>(instance)) return render_tsp(*i, solution, title);
   if (auto* i = as<problems::op::OpInstance>(instance)) return render_op(*i, solution, title);
-  // REGISTRY-LINE: cvrp dispatch
+  if (auto* i = as<problems::cvrp::CvrpInstance>(instance)) return render_cvrp(*i, solution, title);
   if (auto* i = as<problems::pfsp::PfspInstance>(instance)) return render_pfsp(*i, solution, title);
   if (auto* i = as<problems::jssp::JsspInstance>(instance)) return render_jssp(*i, solution, title);
   if (auto* i = as<problems::GraphInstance>(instance)) return render_graph_set(*i, solution, title);

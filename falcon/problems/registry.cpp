@@ -1,25 +1,20 @@
 #include "falcon/problems/registry.h"
 
 #include "falcon/core/error.h"
-#include "falcon/problems/tsp.h"
-#include "falcon/problems/op.h"
-// REGISTRY-INCLUDE: cvrp
-#include "falcon/problems/pfsp.h"
-#include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/cvrp.h"
 #include "falcon/problems/jssp.h"
+#include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/op.h"
+#include "falcon/problems/pfsp.h"
+#include "falcon/problems/tsp.h"
 
 namespace falcon::problems {
 namespace {
 
 const std::vector<const Problem*>& all_problems() {
   static const std::vector<const Problem*> problems = {  // the paper's order
-      &tsp::problem(),
-      &op::problem(),
-      // REGISTRY-LINE: cvrp
-      &mis::problem(),
-      &mvc::problem(),
-      &pfsp::problem(),
-      &jssp::problem(),
+      &tsp::problem(),  &op::problem(),   &cvrp::problem(), &mis::problem(),
+      &mvc::problem(),  &pfsp::problem(), &jssp::problem(),
   };
   return problems;
 }

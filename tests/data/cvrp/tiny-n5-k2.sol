@@ -1,0 +1,3 @@
+Route #1: 1 2
+Route #2: 3 4
+Cost 74
