@@ -56,11 +56,10 @@ def read_optima(path, column):
                 continue
             if set(cells[0]) <= set("-: ") or column not in header:
                 continue
-            value = cells[header.index(column)]
-            try:
-                optima.setdefault(key_of(cells[0]), float(value))
-            except ValueError:
-                pass  # open instance: no value
+            # The leading number: "6141 (file: 6139)" is 6141; an empty cell is an open instance.
+            value = re.match(r"\s*(-?\d+(?:\.\d+)?)", cells[header.index(column)])
+            if value:
+                optima.setdefault(key_of(cells[0]), float(value.group(1)))
     return optima
 
 
