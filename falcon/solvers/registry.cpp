@@ -7,6 +7,10 @@
 #include "falcon/solvers/pfsp_heuristics.h"
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
+// REGISTRY-INCLUDE: reference-tsp
+// REGISTRY-INCLUDE: reference-routing
+// REGISTRY-INCLUDE: reference-graph
+// REGISTRY-INCLUDE: reference-scheduling
 
 namespace falcon::solvers {
 namespace {
@@ -25,6 +29,11 @@ const std::vector<SolverEntry>& all_solvers() {
       {"jssp", "fifo", &jssp_fifo},
       {"jssp", "spt", &jssp_spt},
       {"jssp", "mwkr", &jssp_mwkr},
+      // Reference solvers (labels and the optimality gaps everything else is measured by).
+      // REGISTRY-LINE: reference-tsp
+      // REGISTRY-LINE: reference-routing
+      // REGISTRY-LINE: reference-graph
+      // REGISTRY-LINE: reference-scheduling
   };
   return solvers;
 }
