@@ -15,9 +15,15 @@ herr_t collect(unsigned n, const H5E_error2_t* err, void* data) {
   return 0;
 }
 
-std::string innermost_message(const H5::Exception& e) {
+// Must run before any other HDF5 call: the next call (a destructor's H5Sclose too) clears the stack.
+std::string current_error() {
   std::string detail;
   H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, collect, &detail);
+  return detail;
+}
+
+std::string innermost_message(const H5::Exception& e) {
+  std::string detail = current_error();
   if (detail.empty()) detail = e.getDetailMsg();
   return detail;
 }
@@ -92,7 +98,13 @@ std::vector<T> read_slice(const H5::DataSet& dataset, hsize_t begin, hsize_t end
     const hsize_t count[1] = {end - begin};
     file_space.selectHyperslab(H5S_SELECT_SET, count, start);
     H5::DataSpace mem_space(1, count);
-    dataset.read(out.data(), Type<T>::mem(), mem_space, file_space);
+    // The C call, so that the cause (e.g. a checksum error) is read before the DataSpace
+    // destructors clear HDF5's error stack.
+    const H5::PredType mem_type = Type<T>::mem();  // not a temporary: its destructor would clear the stack too
+    if (H5Dread(dataset.getId(), mem_type.getId(), mem_space.getId(), file_space.getId(), H5P_DEFAULT, out.data()) < 0) {
+      const std::string cause = current_error();
+      throw Error(what + ": " + (cause.empty() ? "cannot read" : cause));
+    }
   });
   return out;
 }
