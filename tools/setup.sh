@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libopenblas0-openmp       # LibTorch 1.13 (CPU); OpenBLAS makes its matmuls ~30x faster here
   libgloo-dev                            # c10d's Gloo headers, for data parallel on CPU
   libsentencepiece-dev libyaml-cpp-dev libhdf5-dev
+  python3-h5py                           # reads datasets from Python; one test runs the documented snippet
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels (DESIGN §8)
