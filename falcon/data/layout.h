@@ -8,10 +8,10 @@ inline constexpr const char* kSolutionGroup = "solution";
 inline constexpr const char* kInstanceGroup = "instance";
 inline constexpr const char* kProducerVersion = "0.1.0";
 
-// Chunk sizes in elements: one per-record column chunk covers 4096 records; flat columns
-// (coordinates, edges, solution items) use 64 Ki elements, so a record's slice is usually one
-// chunk and a sequential read decompresses each chunk once.
-inline constexpr unsigned long long kRecordChunk = 4096;
-inline constexpr unsigned long long kFlatChunk = 65536;
+// Chunk sizes in elements. Reading record i decompresses (and checksums) whole chunks, so they
+// stay small enough for random access (64 KiB of doubles per flat chunk) and large enough for
+// sequential blocks to cost a few microseconds per record.
+inline constexpr unsigned long long kRecordChunk = 1024;
+inline constexpr unsigned long long kFlatChunk = 8192;
 
 }  // namespace falcon::data::layout
