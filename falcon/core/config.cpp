@@ -156,6 +156,14 @@ Config Config::from_string(const std::string& text, const std::string& source) {
   return c;
 }
 
+Config::Config(const Config& other)
+    : source_(other.source_), root_(YAML::Clone(other.root_)), overrides_(other.overrides_), read_(other.read_), whole_(other.whole_) {}
+
+Config& Config::operator=(const Config& other) {
+  if (this != &other) *this = Config(other);  // deep copy, then move-assign
+  return *this;
+}
+
 void Config::set_override(const std::string& assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {

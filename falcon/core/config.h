@@ -28,6 +28,12 @@ class Config {
   // `source` names the text in error messages (a file name, "<test>").
   static Config from_string(const std::string& text, const std::string& source);
 
+  // Copies are deep (yaml-cpp nodes are shared handles): an override on a copy leaves the original.
+  Config(const Config& other);
+  Config& operator=(const Config& other);
+  Config(Config&&) = default;
+  Config& operator=(Config&&) = default;
+
   // "a.b=v": sets a.b to the YAML value v. Throws falcon::Error on a malformed assignment.
   void set_override(const std::string& assignment);
   void set_overrides(const std::vector<std::string>& assignments);

@@ -134,7 +134,7 @@ DatagenResult run_datagen(const DatagenSpec& spec, const DatagenOptions& options
   }
   std::vector<JournalEntry> pending;
   for (const JournalEntry& e : journal->entries()) {
-    if (!done.count(e.split) && std::none_of(spec.splits.begin(), spec.splits.end(), [&](const SplitInfo& s) { return s.name == e.split; })) {
+    if (std::none_of(spec.splits.begin(), spec.splits.end(), [&](const SplitInfo& s) { return s.name == e.split; })) {
       throw Error(journal->path() + ": holds a label of split '" + e.split + "', which the config does not have");
     }
     if (done[e.split].insert(e.index).second) pending.push_back(e);

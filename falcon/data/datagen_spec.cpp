@@ -123,8 +123,11 @@ DatagenSpec read_datagen_spec(Config& config) {
     throw Error(src + ": label.method: " + e.what());
   }
 
-  // Top-level sizes / distributions / params are defaults that a split may replace.
-  for (const char* key : {"sizes", "distributions", "params"}) config.mark_known(key);
+  // Top-level sizes / distributions / params are defaults that a split may replace; they are
+  // read (and so checked) even when every split replaces them.
+  const auto shared_params = config.get_string_map("params");
+  if (config.has("sizes")) read_sizes(config, "sizes");
+  if (config.has("distributions")) read_distributions(config, "distributions", shared_params);
   const auto split_names = config.keys("splits");
   if (split_names.empty()) throw Error(src + ": 'splits' must name at least one split, e.g. splits: {train: {count: 1000}}");
   for (const auto& name : split_names) {

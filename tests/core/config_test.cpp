@@ -138,6 +138,17 @@ TEST(Config, ResolvedYamlHoldsDefaultsAndReadsBackTheSame) {
   std::filesystem::remove(path);
 }
 
+TEST(Config, CopiesAreIndependent) {
+  Config a = Config::from_string(kYaml, "t.yaml");
+  Config b = a;
+  b.set_override("label.method=x");
+  EXPECT_EQ(a.get_string("label.method"), "neh");
+  EXPECT_EQ(b.get_string("label.method"), "x");
+  a = b;
+  b.set_override("label.method=y");
+  EXPECT_EQ(a.get_string("label.method"), "x");
+}
+
 TEST(Config, DifferencesAndPrunedCopies) {
   Config a = Config::from_string("x: 1\nsplits: {train: {count: 5, sizes: 1}, test: {count: 2}}\nlabel: {method: neh}\n", "a");
   Config b = Config::from_string("x: 1\nsplits: {train: {count: 9, sizes: 1}, test: {count: 4}}\nlabel: {method: nn}\n", "b");

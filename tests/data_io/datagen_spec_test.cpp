@@ -55,6 +55,14 @@ TEST(DatagenSpec, ListSizesAndSharedParamsMergeWithTheirOwn) {
   EXPECT_EQ(spec.output, "data/mis.h5");
 }
 
+TEST(DatagenSpec, TopLevelDefaultsAreCheckedEvenWhenEverySplitReplacesThem) {
+  const std::string yaml =
+      "problem: tsp\nsizes: {range: [5, 6]}\ndistributions: [uniform]\nlabel: {method: nearest_neighbor}\n"
+      "splits: {train: {count: 1, sizes: {list: [7]}, distributions: [gm]}}\n";
+  EXPECT_EQ(spec_from_yaml(yaml).splits[0].buckets, (std::vector<BucketSpec>{{"n7", 7, 7}}));
+  EXPECT_THAT(error_of(yaml, {"sizes.rnage=[1, 2]"}), HasSubstr("unknown key 'sizes.rnage'"));
+}
+
 TEST(DatagenSpec, ErrorsNameTheKeyAndWhatIsKnown) {
   EXPECT_THAT(error_of(kBase + "labl: {}\n"), HasSubstr("unknown key 'labl'"));
   EXPECT_THAT(error_of(kBase, {"label.methd=x"}), HasSubstr("unknown key 'label.methd' (known keys in 'label': method, time_limit_s)"));
