@@ -10,7 +10,8 @@
 // REGISTRY-INCLUDE: reference-tsp
 // REGISTRY-INCLUDE: reference-routing
 // REGISTRY-INCLUDE: reference-graph
-// REGISTRY-INCLUDE: reference-scheduling
+#include "falcon/solvers/jssp_reference.h"
+#include "falcon/solvers/pfsp_reference.h"
 
 namespace falcon::solvers {
 namespace {
@@ -33,7 +34,8 @@ const std::vector<SolverEntry>& all_solvers() {
       // REGISTRY-LINE: reference-tsp
       // REGISTRY-LINE: reference-routing
       // REGISTRY-LINE: reference-graph
-      // REGISTRY-LINE: reference-scheduling
+      {"pfsp", "reference", &pfsp_reference},
+      {"jssp", "reference", &jssp_reference},
   };
   return solvers;
 }
