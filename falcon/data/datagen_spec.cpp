@@ -117,11 +117,6 @@ DatagenSpec read_datagen_spec(Config& config) {
   spec.label.method = config.get_string("label.method", "reference");
   spec.label.time_limit_s = config.get_double("label.time_limit_s", 0.0);
   if (spec.label.time_limit_s < 0) throw Error(src + ": label.time_limit_s must be >= 0 (0 = the method's own budget)");
-  try {
-    solvers::solver_by_name(spec.problem, spec.label.method);
-  } catch (const Error& e) {
-    throw Error(src + ": label.method: " + e.what());
-  }
 
   // Top-level sizes / distributions / params are defaults that a split may replace; they are
   // read (and so checked) even when every split replaces them.
@@ -146,7 +141,12 @@ DatagenSpec read_datagen_spec(Config& config) {
     split.distributions = read_distributions(config, dists, config.get_string_map(params));
     spec.splits.push_back(std::move(split));
   }
-  config.check_unused();
+  config.check_unused();  // a misspelt key is the likelier mistake: name it before anything else
+  try {
+    solvers::solver_by_name(spec.problem, spec.label.method);
+  } catch (const Error& e) {
+    throw Error(src + ": label.method: " + e.what());
+  }
 
   // Let the generator reject bad keys or sizes now, not from a worker thread an hour in.
   for (const SplitInfo& split : spec.splits) {
