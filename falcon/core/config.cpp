@@ -50,6 +50,13 @@ std::vector<Segment> split_path(const std::string& path) {
 std::string join(const std::string& parent, const std::string& key) { return parent.empty() ? key : parent + "." + key; }
 std::string join_index(const std::string& parent, std::size_t i) { return parent + "[" + std::to_string(i) + "]"; }
 
+// "a.b[2].c" in one spelling, so that paths compare as strings.
+std::string normalise(const std::string& path) {
+  std::string out;
+  for (const auto& s : split_path(path)) out = s.index >= 0 ? join_index(out, s.index) : join(out, s.key);
+  return out;
+}
+
 bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 // True when `set` holds `path` followed by '.' or '[' (something below it was read).
@@ -203,9 +210,7 @@ void Config::set_override(const std::string& assignment) {
       node.reset(child);
     }
   }
-  std::string normalised;
-  for (const auto& s : segs) normalised = s.index >= 0 ? join_index(normalised, s.index) : join(normalised, s.key);
-  overrides_[normalised] = assignment;
+  overrides_[normalise(path)] = assignment;
 }
 
 void Config::set_overrides(const std::vector<std::string>& assignments) {
@@ -240,7 +245,9 @@ YAML::Node Config::require(const std::string& path) const {
 std::string Config::where(const YAML::Node& node, const std::string& path) const {
   // A value set on the command line has no line in the file: name the override instead.
   for (const auto& [p, assignment] : overrides_) {
-    if (path == p || (starts_with(path, p) && (path[p.size()] == '.' || path[p.size()] == '['))) {
+    const bool below = starts_with(path, p) && path.size() > p.size() && (path[p.size()] == '.' || path[p.size()] == '[');
+    const bool above = starts_with(p, path) && p.size() > path.size() && (p[path.size()] == '.' || p[path.size()] == '[');
+    if (path == p || below || (above && node.Mark().is_null())) {  // above: a map the override created
       return source_ + " (override '" + assignment + "'): ";
     }
   }
@@ -248,13 +255,12 @@ std::string Config::where(const YAML::Node& node, const std::string& path) const
   return source_ + ":" + std::to_string(node.Mark().line + 1) + ": ";
 }
 
-void Config::mark(const std::string& path) const {
-  std::string normalised;
-  for (const auto& s : split_path(path)) normalised = s.index >= 0 ? join_index(normalised, s.index) : join(normalised, s.key);
-  read_.insert(normalised);
-}
+void Config::mark(const std::string& path) const { read_.insert(normalise(path)); }
 
-void Config::mark_known(const std::string& path) const { mark(path); }
+void Config::mark_known(const std::string& path) const {
+  mark(path);
+  whole_.insert(normalise(path));
+}
 
 bool Config::has(const std::string& path) const {
   const YAML::Node n = find(path);
@@ -349,9 +355,7 @@ std::vector<std::string> Config::get_string_list(const std::string& path) const 
 
 std::map<std::string, std::string> Config::get_string_map(const std::string& path) const {
   mark(path);
-  std::string normalised;
-  for (const auto& s : split_path(path)) normalised = s.index >= 0 ? join_index(normalised, s.index) : join(normalised, s.key);
-  whole_.insert(normalised);
+  whole_.insert(normalise(path));
   const YAML::Node n = find(path);
   std::map<std::string, std::string> out;
   if (!n.IsDefined() || n.IsNull()) return out;

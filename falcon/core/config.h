@@ -66,8 +66,8 @@ class Config {
   double get_double(const std::string& path, double fallback);
   bool get_bool(const std::string& path, bool fallback);
 
-  // Declares `path` known without reading it (e.g. a key another program reads), so
-  // check_unused() accepts it and lists it among the known keys.
+  // Declares `path` and everything below it known without reading it (e.g. a section another
+  // program reads), so check_unused() accepts it and lists it among the known keys.
   void mark_known(const std::string& path) const;
   // Throws falcon::Error for the first key (in file order) that no getter read and no
   // mark_known() declared.

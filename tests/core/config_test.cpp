@@ -112,6 +112,10 @@ TEST(Config, OverridesSetNestedKeysListsAndAreNamedInErrors) {
   c.get_string("distributions[1].name");
   c.get_string("problem");
   EXPECT_THAT(error_of([&] { c.check_unused(); }), HasSubstr("(override 'label.metod=x'): unknown key 'label.metod'"));
+  Config d = Config::from_string(kYaml, "t.yaml");
+  d.set_override("labl.x=1");
+  for (const char* key : {"problem", "seed", "sizes", "distributions", "label"}) d.mark_known(key);
+  EXPECT_THAT(error_of([&] { d.check_unused(); }), HasSubstr("t.yaml (override 'labl.x=1'): unknown key 'labl'"));
   EXPECT_THAT(error_of([&] { c.set_override("novalue"); }), HasSubstr("not of the form"));
   EXPECT_THAT(error_of([&] { c.set_override("distributions[5]=x"); }), HasSubstr("no list item 5"));
   EXPECT_THAT(error_of([&] { c.set_override("seed.sub=1"); }), HasSubstr("not a map"));
