@@ -9,7 +9,7 @@
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: reference-tsp
 // REGISTRY-INCLUDE: reference-routing
-// REGISTRY-INCLUDE: reference-graph
+#include "falcon/solvers/mis_reference.h"
 // REGISTRY-INCLUDE: reference-scheduling
 
 namespace falcon::solvers {
@@ -32,7 +32,8 @@ const std::vector<SolverEntry>& all_solvers() {
       // Reference solvers (labels and the optimality gaps everything else is measured by).
       // REGISTRY-LINE: reference-tsp
       // REGISTRY-LINE: reference-routing
-      // REGISTRY-LINE: reference-graph
+      {"mis", "reference", &mis_reference_solve},
+      {"mvc", "reference", &mvc_reference_solve},
       // REGISTRY-LINE: reference-scheduling
   };
   return solvers;
