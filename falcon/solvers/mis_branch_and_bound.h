@@ -14,7 +14,10 @@
 namespace falcon::solvers {
 
 struct MisBranchAndBoundOptions {
-  long long max_nodes = 0;  // search-tree nodes; 0 = unlimited
+  // Budget in 64-bit word operations of the colourings (the bulk of the cost: a node costs
+  // from n/64 to 10 n^2/64 of them), so that it tracks time on sparse and dense graphs alike
+  // while not depending on the machine. 0 = unlimited.
+  long long max_work = 0;
   // Hard wall-clock cap: when it triggers, the result depends on the machine's speed.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
@@ -23,6 +26,7 @@ struct MisBranchAndBoundResult {
   std::vector<int> set;         // the best independent set known: the incumbent unless improved
   bool proven_optimal = false;  // the search finished: no larger independent set exists
   long long nodes = 0;
+  long long work = 0;
 };
 
 // `incumbent` must be an independent set of g (it may be empty); only strictly larger sets

@@ -58,14 +58,16 @@ class ComponentBest {
     return true;
   }
 
-  // Exact search on c seeded with what c holds; marks c proven when it finishes.
-  long long search(int c, const MisBranchAndBoundOptions& options, int max_vertices) {
-    if (static_cast<int>(components_[c].size()) > max_vertices) return 0;
+  // Exact search on c seeded with what c holds; marks c proven when it finishes. Adds its
+  // nodes and work to `result`.
+  void search(int c, const MisBranchAndBoundOptions& options, int max_vertices, MisReferenceResult& result) {
+    if (static_cast<int>(components_[c].size()) > max_vertices) return;
     const Graph sub = induced_subgraph(g_, components_[c]);
     const MisBranchAndBoundResult r = mis_branch_and_bound(sub, local_part(c, in_), options);
     offer(c, r.set);
     proven_[c] = r.proven_optimal;
-    return r.nodes;
+    result.branch_and_bound_nodes += r.nodes;
+    result.branch_and_bound_work += r.work;
   }
 
   std::vector<int> set() const {
@@ -101,7 +103,7 @@ MisReferenceResult mis_reference(const Graph& g, const MisReferenceOptions& opti
   const long long numvc_steps = static_cast<long long>(kNuMvcShare * static_cast<double>(steps));
   const long long phased_steps = steps - numvc_steps;
   MisBranchAndBoundOptions exact;
-  exact.max_nodes = options.branch_and_bound_nodes >= 0 ? options.branch_and_bound_nodes : kDefaultBranchAndBoundNodes;
+  exact.max_work = options.branch_and_bound_work >= 0 ? options.branch_and_bound_work : kDefaultBranchAndBoundWork;
   exact.deadline = deadline;
 
   const std::vector<int> greedy = min_degree_independent_set(k);
@@ -130,9 +132,9 @@ MisReferenceResult mis_reference(const Graph& g, const MisReferenceOptions& opti
   offer_searches();
 
   auto exact_pass = [&](const std::vector<char>& which) {
-    if (exact.max_nodes == 0) return;
+    if (exact.max_work == 0) return;
     for (int c = 0; c < best.count(); ++c) {
-      if (which[c]) result.branch_and_bound_nodes += best.search(c, exact, options.branch_and_bound_max_vertices);
+      if (which[c]) best.search(c, exact, options.branch_and_bound_max_vertices, result);
     }
   };
   exact_pass(std::vector<char>(static_cast<std::size_t>(best.count()), 1));

@@ -27,8 +27,9 @@ struct MisReferenceOptions {
   // kDefaultStepsPerVertex per kernel vertex, at least kMinSteps; 0 = no local search.
   // NuMVC gets kNuMvcShare of them, the phased search the rest.
   long long local_search_steps = -1;
-  // Branch-and-bound nodes per component and pass, -1 = default; 0 = no exact search.
-  long long branch_and_bound_nodes = -1;
+  // Branch-and-bound work (MisBranchAndBoundOptions::max_work) per component and pass,
+  // -1 = kDefaultBranchAndBoundWork; 0 = no exact search.
+  long long branch_and_bound_work = -1;
   // Components larger than this are not searched exactly (bitset rows are n^2 / 8 bytes).
   int branch_and_bound_max_vertices = 4000;
   bool reduce = true;
@@ -37,7 +38,7 @@ struct MisReferenceOptions {
 inline constexpr long long kDefaultStepsPerVertex = 4000;
 inline constexpr long long kMinSteps = 20000;
 inline constexpr double kNuMvcShare = 0.3;
-inline constexpr long long kDefaultBranchAndBoundNodes = 200000;
+inline constexpr long long kDefaultBranchAndBoundWork = 500000000;  // ~0.7 s a pass here
 
 struct MisReferenceResult {
   std::vector<int> set;          // an independent set, ascending
@@ -45,6 +46,7 @@ struct MisReferenceResult {
   int kernel_vertices = 0;       // vertices left after the reductions
   long long local_search_steps = 0;
   long long branch_and_bound_nodes = 0;
+  long long branch_and_bound_work = 0;
   bool time_limit_hit = false;   // the wall-clock cap stopped a phase early
 };
 

@@ -36,7 +36,7 @@ TEST(MisBranchAndBound, ANodeBudgetStopsWithoutAProof) {
   const Graph g = problems::erdos_renyi(120, 0.1, rng);
   const std::vector<int> incumbent{0};
   MisBranchAndBoundOptions options;
-  options.max_nodes = 3;
+  options.max_work = 3;
   const MisBranchAndBoundResult r = mis_branch_and_bound(g, incumbent, options);
   EXPECT_FALSE(r.proven_optimal);
   EXPECT_TRUE(independent(g, r.set));

@@ -47,14 +47,14 @@ TEST(MisReference, EachPartAloneStaysCorrect) {
     ASSERT_TRUE(a.proven_optimal);
     ASSERT_EQ(static_cast<int>(a.set.size()), alpha);
     MisReferenceOptions no_exact;
-    no_exact.branch_and_bound_nodes = 0;
+    no_exact.branch_and_bound_work = 0;
     const MisReferenceResult b = mis_reference(g, no_exact);
     ASSERT_TRUE(independent(g, b.set));
     ASSERT_LE(static_cast<int>(b.set.size()), alpha);
     // Without the exact search only a kernel the reductions emptied counts as proven.
     ASSERT_EQ(b.proven_optimal, b.kernel_vertices == 0);
     MisReferenceOptions nothing;
-    nothing.branch_and_bound_nodes = 0;
+    nothing.branch_and_bound_work = 0;
     nothing.local_search_steps = 0;
     ASSERT_TRUE(independent(g, mis_reference(g, nothing).set));
   }
@@ -107,7 +107,7 @@ TEST(MisReference, ReachesAlphaOnBenchmarkGraphs) {
     const auto inst = problems::mis_mvc::read_file(kBench + c.file);
     MisReferenceOptions options;
     options.local_search_steps = c.steps;
-    if (!c.expect_proof) options.branch_and_bound_nodes = 0;
+    if (!c.expect_proof) options.branch_and_bound_work = 0;
     const MisReferenceResult r = mis_reference(inst->graph, options);
     EXPECT_TRUE(independent(inst->graph, r.set)) << c.file;
     EXPECT_EQ(static_cast<int>(r.set.size()), c.alpha) << c.file;
