@@ -42,7 +42,7 @@ class NuMvc {
  private:
   void add(int v);
   void remove(int v);
-  int highest_dscore_in_cover(bool skip_tabu) const;
+  int highest_dscore_in_cover(bool skip_tabu);
   void bump_weights();
   void forget_weights();
   void record_best();

@@ -99,7 +99,7 @@ MisReferenceResult mis_reference(const Graph& g, const MisReferenceOptions& opti
 
   const long long steps = options.local_search_steps >= 0
                               ? options.local_search_steps
-                              : std::max(kMinSteps, kDefaultStepsPerVertex * static_cast<long long>(k.n));
+                              : std::clamp(kDefaultStepsPerVertex * static_cast<long long>(k.n), kMinSteps, kMaxDefaultSteps);
   const long long numvc_steps = static_cast<long long>(kNuMvcShare * static_cast<double>(steps));
   const long long phased_steps = steps - numvc_steps;
   MisBranchAndBoundOptions exact;

@@ -24,7 +24,8 @@ struct MisReferenceOptions {
   std::uint64_t seed = 1;
   double time_limit_s = 0;  // > 0: hard wall-clock cap on top of the budgets below
   // Local-search steps (additions, swaps, exchanges) of both searches together, -1 = default:
-  // kDefaultStepsPerVertex per kernel vertex, at least kMinSteps; 0 = no local search.
+  // kDefaultStepsPerVertex per kernel vertex, within [kMinSteps, kMaxDefaultSteps];
+  // 0 = no local search.
   // NuMVC gets kNuMvcShare of them, the phased search the rest.
   long long local_search_steps = -1;
   // Branch-and-bound work (MisBranchAndBoundOptions::max_work) per component and pass,
@@ -37,6 +38,7 @@ struct MisReferenceOptions {
 
 inline constexpr long long kDefaultStepsPerVertex = 4000;
 inline constexpr long long kMinSteps = 20000;
+inline constexpr long long kMaxDefaultSteps = 4000000;  // kernels above 1000 vertices: ~3 s here
 inline constexpr double kNuMvcShare = 0.3;
 inline constexpr long long kDefaultBranchAndBoundWork = 500000000;  // ~0.7 s a pass here
 
