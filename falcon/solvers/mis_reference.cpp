@@ -38,6 +38,7 @@ class ComponentBest {
   }
 
   int count() const { return static_cast<int>(components_.size()); }
+  int size(int c) const { return static_cast<int>(components_[c].size()); }
   bool proven(int c) const { return proven_[c]; }
   bool all_proven() const { return std::all_of(proven_.begin(), proven_.end(), [](char p) { return p != 0; }); }
 
@@ -131,10 +132,19 @@ MisReferenceResult mis_reference(const Graph& g, const MisReferenceOptions& opti
   };
   offer_searches();
 
+  // One budget per pass, shared by the components, smallest first: small ones are cheap to
+  // prove, and many hard components cannot multiply the time.
+  std::vector<int> by_size(static_cast<std::size_t>(best.count()));
+  std::iota(by_size.begin(), by_size.end(), 0);
+  std::stable_sort(by_size.begin(), by_size.end(), [&](int a, int b) { return best.size(a) < best.size(b); });
   auto exact_pass = [&](const std::vector<char>& which) {
-    if (exact.max_work == 0) return;
-    for (int c = 0; c < best.count(); ++c) {
-      if (which[c]) best.search(c, exact, options.branch_and_bound_max_vertices, result);
+    const long long start = result.branch_and_bound_work;
+    for (int c : by_size) {
+      const long long left = exact.max_work - (result.branch_and_bound_work - start);
+      if (!which[c] || left <= 0) continue;
+      MisBranchAndBoundOptions component = exact;
+      component.max_work = left;
+      best.search(c, component, options.branch_and_bound_max_vertices, result);
     }
   };
   exact_pass(std::vector<char>(static_cast<std::size_t>(best.count()), 1));

@@ -28,8 +28,8 @@ struct MisReferenceOptions {
   // 0 = no local search.
   // NuMVC gets kNuMvcShare of them, the phased search the rest.
   long long local_search_steps = -1;
-  // Branch-and-bound work (MisBranchAndBoundOptions::max_work) per component and pass,
-  // -1 = kDefaultBranchAndBoundWork; 0 = no exact search.
+  // Branch-and-bound work (MisBranchAndBoundOptions::max_work) per pass, shared by the
+  // kernel's components (smallest first); -1 = kDefaultBranchAndBoundWork; 0 = no exact search.
   long long branch_and_bound_work = -1;
   // Components larger than this are not searched exactly (bitset rows are n^2 / 8 bytes).
   int branch_and_bound_max_vertices = 4000;
