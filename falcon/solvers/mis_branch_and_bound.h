@@ -14,9 +14,9 @@
 namespace falcon::solvers {
 
 struct MisBranchAndBoundOptions {
-  // Budget in 64-bit word operations of the colourings (the bulk of the cost: a node costs
-  // from n/64 to 10 n^2/64 of them), so that it tracks time on sparse and dense graphs alike
-  // while not depending on the machine. 0 = unlimited.
+  // Budget in 64-bit word operations of the colourings, the bulk of the cost (a node with
+  // candidates P costs 2 to 10 times |P| n/64 of them): it tracks time on sparse and dense
+  // graphs alike, unlike a node count, and does not depend on the machine. 0 = unlimited.
   long long max_work = 0;
   // Hard wall-clock cap: when it triggers, the result depends on the machine's speed.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();

@@ -5,11 +5,11 @@
 //      (mis_local_search.h, fastest on BHOSLIB) and phased local search (mis_phased_search.h,
 //      the one that finds the camouflaged sets of the brock graphs);
 //   3. exact branch and bound (mis_branch_and_bound.h) per connected component of the kernel,
-//      seeded with the best set found, within a node budget: a component whose search
+//      seeded with the best set found, within a work budget: a component whose search
 //      finishes is solved to proven optimality;
 //   4. while a component is open: the rest of both local-search budgets, then one more bounded
 //      exact search on the components they improved (a better incumbent can make the proof).
-// Deterministic for a seed: every phase stops on a count (steps, nodes), never on the clock,
+// Deterministic for a seed: every phase stops on a count (steps, work), never on the clock,
 // unless time_limit_s > 0, which caps the wall clock on top and can then change the result.
 // MVC is the complement V \ S of the set found (tau = n - alpha); optimality carries over.
 #include <cstdint>
@@ -25,8 +25,7 @@ struct MisReferenceOptions {
   double time_limit_s = 0;  // > 0: hard wall-clock cap on top of the budgets below
   // Local-search steps (additions, swaps, exchanges) of both searches together, -1 = default:
   // kDefaultStepsPerVertex per kernel vertex, within [kMinSteps, kMaxDefaultSteps];
-  // 0 = no local search.
-  // NuMVC gets kNuMvcShare of them, the phased search the rest.
+  // 0 = no local search. NuMVC gets kNuMvcShare of them, the phased search the rest.
   long long local_search_steps = -1;
   // Branch-and-bound work (MisBranchAndBoundOptions::max_work) per pass, shared by the
   // kernel's components (smallest first); -1 = kDefaultBranchAndBoundWork; 0 = no exact search.
