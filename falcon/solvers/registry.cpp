@@ -9,9 +9,9 @@
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: reference-tsp
 // REGISTRY-INCLUDE: reference-routing
-// REGISTRY-INCLUDE: reference-graph
 #include "falcon/solvers/jssp_reference.h"
 #include "falcon/solvers/pfsp_reference.h"
+#include "falcon/solvers/mis_reference.h"
 
 namespace falcon::solvers {
 namespace {
@@ -33,9 +33,10 @@ const std::vector<SolverEntry>& all_solvers() {
       // Reference solvers (labels and the optimality gaps everything else is measured by).
       // REGISTRY-LINE: reference-tsp
       // REGISTRY-LINE: reference-routing
-      // REGISTRY-LINE: reference-graph
       {"pfsp", "reference", &pfsp_reference},
       {"jssp", "reference", &jssp_reference},
+      {"mis", "reference", &mis_reference_solve},
+      {"mvc", "reference", &mvc_reference_solve},
   };
   return solvers;
 }
