@@ -7,6 +7,7 @@
 //   falcon_solve --problem all --method all --generate n=20,count=3 --format table
 //   falcon_solve --problem tsp --check "Route: [0, 2, 1], Objective: 3.00" eil51.tsp
 //   falcon_solve --problem tsp --prompt --generate n=20,count=3
+//   falcon_solve --list
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -204,7 +205,9 @@ int main(int argc, char** argv) {
   Options opt;
   std::string known_problems;
   for (auto name : falcon::problems::problem_names()) known_problems += (known_problems.empty() ? "" : ", ") + std::string(name);
-  app.add_option("--problem", opt.problem, "problem: " + known_problems + ", or all")->required();
+  bool list = false;
+  app.add_flag("--list", list, "print each problem with its methods, one line per problem, and exit");
+  app.add_option("--problem", opt.problem, "problem: " + known_problems + ", or all");
   app.add_option("--method", opt.method, "solver method (see --list), or all");
   app.add_option("--seed", opt.seed, "random seed of the method");
   app.add_option("--time-limit", opt.time_limit, "seconds per instance for anytime methods (0 = their default)");
@@ -221,6 +224,15 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
+    if (list) {
+      for (auto name : falcon::problems::problem_names()) {
+        std::string methods;
+        for (const auto* s : falcon::solvers::solvers_for(name)) methods += (methods.empty() ? "" : " ") + std::string(s->method);
+        std::printf("%s: %s\n", std::string(name).c_str(), methods.c_str());
+      }
+      return 0;
+    }
+    if (opt.problem.empty()) throw Error("--problem is required (" + known_problems + ", or all); --list shows the methods");
     std::vector<const Problem*> problems;
     if (opt.problem == "all") {
       for (auto name : falcon::problems::problem_names()) problems.push_back(&falcon::problems::problem_by_name(name));

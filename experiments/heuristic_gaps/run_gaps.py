@@ -2,8 +2,11 @@
 """Mean gap of every heuristic baseline to the known optima of ../shared/benchmarks, per family.
 
 Runs build/tools/falcon_solve on each family's files and reads the optima from the family
-READMEs (and jssp/bounds.csv). Writes results.md next to this script.
-Usage (from the repository root): experiments/heuristic_gaps/run_gaps.py [--time-limit S]
+READMEs (and jssp/bounds.csv). Writes a Markdown table next to this script.
+Usage (from the repository root):
+  experiments/heuristic_gaps/run_gaps.py                       # every heuristic -> results.md
+  experiments/heuristic_gaps/run_gaps.py --method reference --family 'target' \
+      --output results_reference.md                           # issue 3's target sets
 Standard library only.
 """
 import argparse, csv, glob, json, os, re, subprocess, sys, time
@@ -25,6 +28,15 @@ FAMILIES = [
     ("Taillard ta001-030", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) <= 30),
     ("Taillard ta031-060", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) > 30),
     ("JSSP (ft, la, abz, orb, swv, yn, ta)", "jssp", ["jssp/instances/*.txt"], ("jssp/bounds.csv", "ub"), None),
+    # The sets that issue 3's reference-solver targets are stated on.
+    ("target: TSPLIB n<=200", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), None),
+    ("target: CVRPLIB A, B, P", "cvrp", ["cvrp/instances/[ABP]-*.vrp"], ("cvrp/README.md", "BKS"), None),
+    ("target: OPLib", "op", ["op/oplib/instances/*.oplib"], ("op/README.md", "BKS score (EA4OP)"), None),
+    ("target: Tsiligirides/Chao", "op", ["op/tsiligirides_chao/*/*.txt"], ("op/README.md", "optimum score"), None),
+    ("target: MIS graphs", "mis", ["mis/bhoslib/*.mis", "mis/dimacs_clique/*.clq"], ("mis/README.md", "alpha (of the MIS instance)"), None),
+    ("target: MVC graphs", "mvc", ["mis/bhoslib/*.mis", "mis/dimacs_clique/*.clq"], ("mis/README.md", "MVC"), None),
+    ("target: Taillard ta001-030", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) <= 30),
+    ("target: JSSP ft06, ft10, la01-la20", "jssp", ["jssp/instances/ft06.txt", "jssp/instances/ft10.txt"] + [f"jssp/instances/la{i:02d}.txt" for i in range(1, 21)], ("jssp/bounds.csv", "ub"), None),
 ]
 MAXIMISE = {"op", "mis"}
 
@@ -63,6 +75,16 @@ def read_optima(path, column):
     return optima
 
 
+def heuristics_of(problem):
+    """Every registered method of the problem except the reference solver (Table 2's rows)."""
+    listing = subprocess.run([SOLVE, "--list"], capture_output=True, text=True, check=True).stdout
+    for line in listing.splitlines():
+        name, _, methods = line.partition(": ")
+        if name == problem:
+            return [m for m in methods.split() if m != "reference"]
+    return []
+
+
 def files_of(globs):
     out = []
     for g in globs:
@@ -72,19 +94,26 @@ def files_of(globs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--time-limit", type=float, default=0)
+    ap.add_argument("--time-limit", type=float, default=0, help="seconds per instance (0 = each method's own budget)")
+    ap.add_argument("--method", default="all", help="one method, or all (heuristics: every method but reference)")
+    ap.add_argument("--family", default="", help="regular expression on the family label")
+    ap.add_argument("--output", default="results.md")
     args = ap.parse_args()
     rows = []
-    for label, problem, globs, (table, column), size_filter in FAMILIES:
+    families = [f for f in FAMILIES if re.search(args.family, f[0])] if args.family else [f for f in FAMILIES if not f[0].startswith("target")]
+    for label, problem, globs, (table, column), size_filter in families:
         optima = read_optima(table, column)
         files = [f for f in files_of(globs) if key_of(f) in optima]
-        cmd = [SOLVE, "--problem", problem, "--method", "all", "--time-limit", str(args.time_limit)] + files
+        methods = [args.method] if args.method != "all" else heuristics_of(problem)
+        cmd = [SOLVE, "--problem", problem, "--time-limit", str(args.time_limit)] + files
         t0 = time.time()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            print(f"{label}: falcon_solve failed: {proc.stderr.strip().splitlines()[-1]}", file=sys.stderr)
-            continue
-        out = proc.stdout
+        out = ""
+        for method in methods:
+            proc = subprocess.run(cmd[:3] + ["--method", method] + cmd[3:], capture_output=True, text=True)
+            if proc.returncode != 0:
+                print(f"{label}: falcon_solve failed: {proc.stderr.strip().splitlines()[-1]}", file=sys.stderr)
+                continue
+            out += proc.stdout
         per_method = {}
         for line in out.splitlines():
             r = json.loads(line)
@@ -105,9 +134,9 @@ def main():
     lines += [f"| {a} | {b} | {c} | {d}/{c} | {e:.2f} | {f:.2f} | {g:.4f} |" for a, b, c, d, e, f, g in rows]
     text = "\n".join(lines)
     print(text)
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.md"), "w") as f:
-        f.write("# Heuristic baselines vs known optima (../shared/benchmarks)\n\n")
-        f.write("Made by `experiments/heuristic_gaps/run_gaps.py" + (f" --time-limit {args.time_limit}" if args.time_limit else "") + "` on a 2-core Debian 12 machine.\n")
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), args.output), "w") as f:
+        f.write("# Methods vs known optima (../shared/benchmarks)\n\n")
+        f.write("Made by `experiments/heuristic_gaps/run_gaps.py " + " ".join(sys.argv[1:]) + "` on a 2-core Debian 12 machine.\n")
         f.write("Gap = (f - f*)/|f*| when minimising, (f* - f)/|f*| when maximising; f* = the README's optimum or best known value.\n\n")
         f.write(text + "\n")
 
