@@ -55,7 +55,7 @@ void TspLocalSearch::optimize() {
     --size_;
     active_[a] = 0;
     // A successful move re-activates its endpoints, `a` among them.
-    if (!try_two_opt(a)) try_or_opt(a);
+    if (!try_two_opt(a) && !try_or_opt(a)) try_three_opt(a);
   }
 }
 
@@ -130,6 +130,97 @@ bool TspLocalSearch::try_or_opt(int a) {
     }
   }
   return false;
+}
+
+bool TspLocalSearch::try_three_opt(int t1) {
+  // Remove (t1,t2), add (t2,t3), remove (t3,t4), add (t4,t5), remove (t5,t6), add (t6,t1), with
+  // every partial gain positive (the Lin-Kernighan gain criterion). Directions are relative to
+  // `fwd`, the side of t1 that t2 is on.
+  for (int fwd = 1; fwd >= 0; --fwd) {
+    const int t2 = step(t1, fwd);
+    for (int t3 : neighbours_[t2]) {
+      const double g1 = d(t1, t2) - d(t2, t3);
+      if (g1 <= eps_) break;
+      if (t3 == t1 || t3 == step(t2, fwd)) continue;  // (t2,t3) already a tour edge
+      for (int closes = 0; closes < 2; ++closes) {
+        // closes: t4 before t3, so (t4,t1) would close a 2-opt move and the third exchange
+        // works on the path t4 .. t2 t3 .. t1. Otherwise t4 after t3 and (t2,t3) closes the
+        // cycle t2 .. t3, which (t5,t6) must open.
+        const int t4 = step(t3, closes ? !fwd : fwd);
+        if (t4 == t1 || t4 == t2) continue;
+        const double g1_open = g1 + d(t3, t4);
+        for (int t5 : neighbours_[t4]) {
+          const double g2 = g1_open - d(t4, t5);
+          if (g2 <= eps_) break;
+          if (t5 == t3 || t5 == t1) continue;
+          int options[2] = {-1, -1};
+          if (closes) {
+            // t6 is t5's neighbour on the side of t4 along that path; (t5,t4) would be re-added.
+            options[0] = step(t5, on_path(t2, t5, t4, fwd) ? fwd : !fwd);
+            if (options[0] == t4) options[0] = -1;
+          } else {
+            if (!on_path(t2, t5, t3, fwd)) continue;  // t5 must be on the cycle
+            options[0] = step(t5, fwd);
+            options[1] = t5 == t2 ? -1 : step(t5, !fwd);
+          }
+          for (int t6 : options) {
+            if (t6 < 0) continue;
+            const double delta = d(t6, t1) - d(t5, t6) - g2;
+            if (delta >= -eps_) continue;
+            const int removed[3][2] = {{t1, t2}, {t3, t4}, {t5, t6}};
+            const int added[3][2] = {{t2, t3}, {t4, t5}, {t6, t1}};
+            exchange(removed, added);
+            length_ += delta;
+            for (int v : {t1, t2, t3, t4, t5, t6}) activate(v);
+            return true;
+          }
+        }
+      }
+    }
+  }
+  return false;
+}
+
+void TspLocalSearch::exchange(const int removed[3][2], const int added[3][2]) {
+  // The six endpoints' neighbours after the exchange; every other node keeps pred and succ.
+  int node[6], adj[6][2], count = 0;
+  auto slot = [&](int v) {
+    for (int i = 0; i < count; ++i) {
+      if (node[i] == v) return i;
+    }
+    node[count] = v, adj[count][0] = pred(v), adj[count][1] = succ(v);
+    return count++;
+  };
+  for (int e = 0; e < 3; ++e) {
+    for (int side = 0; side < 2; ++side) {
+      const int i = slot(removed[e][side]), other = removed[e][1 - side];
+      (adj[i][0] == other ? adj[i][0] : adj[i][1]) = -1;
+    }
+  }
+  for (int e = 0; e < 3; ++e) {
+    for (int side = 0; side < 2; ++side) {
+      const int i = slot(added[e][side]);
+      (adj[i][0] == -1 ? adj[i][0] : adj[i][1]) = added[e][1 - side];
+    }
+  }
+  auto next = [&](int v, int from) {
+    for (int i = 0; i < count; ++i) {
+      if (node[i] == v) return adj[i][0] == from ? adj[i][1] : adj[i][0];
+    }
+    const int s = succ(v);
+    return s == from ? pred(v) : s;
+  };
+  buffer_.clear();
+  const int start = tour_[0];
+  for (int prev = pred(start), v = start; buffer_.size() < static_cast<std::size_t>(n_);) {
+    buffer_.push_back(v);
+    const int w = next(v, prev);
+    prev = v, v = w;
+    if (v == start) break;
+  }
+  if (buffer_.size() != static_cast<std::size_t>(n_)) throw Error("TspLocalSearch: a 3-opt move broke the tour");
+  tour_.swap(buffer_);
+  for (int i = 0; i < n_; ++i) pos_[tour_[i]] = i;
 }
 
 void TspLocalSearch::move_segment(int s1, int s2, int x, bool reversed) {
