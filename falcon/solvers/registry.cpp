@@ -7,7 +7,7 @@
 #include "falcon/solvers/pfsp_heuristics.h"
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
-// REGISTRY-INCLUDE: reference-tsp
+#include "falcon/solvers/tsp_reference.h"
 // REGISTRY-INCLUDE: reference-routing
 #include "falcon/solvers/jssp_reference.h"
 #include "falcon/solvers/pfsp_reference.h"
@@ -31,7 +31,7 @@ const std::vector<SolverEntry>& all_solvers() {
       {"jssp", "spt", &jssp_spt},
       {"jssp", "mwkr", &jssp_mwkr},
       // Reference solvers (labels and the optimality gaps everything else is measured by).
-      // REGISTRY-LINE: reference-tsp
+      {"tsp", "reference", &tsp_reference_solver},
       // REGISTRY-LINE: reference-routing
       {"pfsp", "reference", &pfsp_reference},
       {"jssp", "reference", &jssp_reference},
