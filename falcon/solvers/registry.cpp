@@ -8,7 +8,8 @@
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
 // REGISTRY-INCLUDE: reference-tsp
-// REGISTRY-INCLUDE: reference-routing
+#include "falcon/solvers/cvrp_reference.h"  // REGISTRY-INCLUDE: reference-routing
+#include "falcon/solvers/op_reference.h"    // REGISTRY-INCLUDE: reference-routing
 // REGISTRY-INCLUDE: reference-graph
 // REGISTRY-INCLUDE: reference-scheduling
 
@@ -31,7 +32,8 @@ const std::vector<SolverEntry>& all_solvers() {
       {"jssp", "mwkr", &jssp_mwkr},
       // Reference solvers (labels and the optimality gaps everything else is measured by).
       // REGISTRY-LINE: reference-tsp
-      // REGISTRY-LINE: reference-routing
+      {"op", "reference", &op_reference_solver},      // REGISTRY-LINE: reference-routing
+      {"cvrp", "reference", &cvrp_reference_solver},  // REGISTRY-LINE: reference-routing
       // REGISTRY-LINE: reference-graph
       // REGISTRY-LINE: reference-scheduling
   };
