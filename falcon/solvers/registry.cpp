@@ -1,17 +1,18 @@
 #include "falcon/core/error.h"
 #include "falcon/solvers/aco.h"
 #include "falcon/solvers/cvrp_heuristics.h"
+#include "falcon/solvers/cvrp_reference.h"
 #include "falcon/solvers/graph_heuristics.h"
 #include "falcon/solvers/jssp_heuristics.h"
+#include "falcon/solvers/jssp_reference.h"
+#include "falcon/solvers/mis_reference.h"
 #include "falcon/solvers/op_heuristics.h"
+#include "falcon/solvers/op_reference.h"
 #include "falcon/solvers/pfsp_heuristics.h"
+#include "falcon/solvers/pfsp_reference.h"
 #include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/solver.h"
 #include "falcon/solvers/tsp_reference.h"
-// REGISTRY-INCLUDE: reference-routing
-#include "falcon/solvers/jssp_reference.h"
-#include "falcon/solvers/pfsp_reference.h"
-#include "falcon/solvers/mis_reference.h"
 
 namespace falcon::solvers {
 namespace {
@@ -32,11 +33,12 @@ const std::vector<SolverEntry>& all_solvers() {
       {"jssp", "mwkr", &jssp_mwkr},
       // Reference solvers (labels and the optimality gaps everything else is measured by).
       {"tsp", "reference", &tsp_reference_solver},
-      // REGISTRY-LINE: reference-routing
-      {"pfsp", "reference", &pfsp_reference},
-      {"jssp", "reference", &jssp_reference},
+      {"op", "reference", &op_reference_solver},
+      {"cvrp", "reference", &cvrp_reference_solver},
       {"mis", "reference", &mis_reference_solve},
       {"mvc", "reference", &mvc_reference_solve},
+      {"pfsp", "reference", &pfsp_reference},
+      {"jssp", "reference", &jssp_reference},
   };
   return solvers;
 }
