@@ -27,19 +27,9 @@ std::string first_token(const std::string& line) {
   return tok;
 }
 
-// read_tsplib has already accepted the file's syntax; the semantic checks below find the line
-// to blame by a second, cheap scan (0 when not found, and input_error then names the file only).
-long find_line(const std::string& path, const std::function<bool(const std::string&)>& match) {
-  std::ifstream in(path);
-  std::string line;
-  for (long no = 1; std::getline(in, line); ++no) {
-    if (match(trim(line))) return no;
-  }
-  return 0;
-}
 
 long header_line(const std::string& path, const std::string& key) {
-  return find_line(path, [&](const std::string& t) {
+  return find_tsplib_line(path, [&](const std::string& t) {
     const auto colon = t.find(':');
     return colon != std::string::npos && trim(t.substr(0, colon)) == key;
   });
@@ -48,7 +38,7 @@ long header_line(const std::string& path, const std::string& key) {
 // The row of `section` that starts with the 1-based file node id `node`.
 long section_row_line(const std::string& path, const std::string& section, int node) {
   bool inside = false;
-  return find_line(path, [&](const std::string& t) {
+  return find_tsplib_line(path, [&](const std::string& t) {
     const std::string key = first_token(t);
     if (key.size() > 8 && key.compare(key.size() - 8, 8, "_SECTION") == 0) {
       inside = key == section;
@@ -94,7 +84,7 @@ std::shared_ptr<CvrpInstance> read_file(const std::string& path) {
   }
   if (file.demands.empty()) throw input_error(path, 0, "no DEMAND_SECTION; a CVRP file needs a demand per node");
   if (file.depots.size() > 1) {
-    throw input_error(path, find_line(path, [](const std::string& t) { return first_token(t) == "DEPOT_SECTION"; }),
+    throw input_error(path, find_tsplib_line(path, [](const std::string& t) { return first_token(t) == "DEPOT_SECTION"; }),
                       std::to_string(file.depots.size()) + " depots in DEPOT_SECTION; only single-depot CVRP is supported");
   }
   // TSPLIB makes DEPOT_SECTION optional; CVRPLIB files always name node 1.

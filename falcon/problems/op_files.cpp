@@ -32,29 +32,19 @@ std::vector<std::string> tokens(const std::string& line) {
   return out;
 }
 
-// read_tsplib keeps the header but not its line numbers; find them again for error messages.
-// Returns the 1-based number of the first line `match` accepts (by its trimmed text), else 0.
-long find_line(const std::string& path, const std::function<bool(const std::string&)>& match) {
-  std::ifstream in(path);
-  std::string line;
-  for (long no = 1; std::getline(in, line); ++no) {
-    if (match(trim(line))) return no;
-  }
-  return 0;
-}
 
 std::string key_of(const std::string& line) { return trim(line.substr(0, line.find(':'))); }
 
 long header_line(const std::string& path, const std::string& key) {
-  return find_line(path, [&](const std::string& t) { return key_of(t) == key; });
+  return find_tsplib_line(path, [&](const std::string& t) { return key_of(t) == key; });
 }
 
 long first_section_line(const std::string& path) {
-  return find_line(path, [](const std::string& t) { return t.find("_SECTION") != std::string::npos; });
+  return find_tsplib_line(path, [](const std::string& t) { return t.find("_SECTION") != std::string::npos; });
 }
 
 long section_line(const std::string& path, const std::string& section) {
-  return find_line(path, [&](const std::string& t) { return key_of(t) == section; });
+  return find_tsplib_line(path, [&](const std::string& t) { return key_of(t) == section; });
 }
 
 }  // namespace

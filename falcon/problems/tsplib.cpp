@@ -239,4 +239,13 @@ const std::string& TsplibFile::get(const std::string& key) const {
 
 TsplibFile read_tsplib(const std::string& path) { return Reader(path).read(); }
 
+long find_tsplib_line(const std::string& path, const std::function<bool(const std::string&)>& match) {
+  std::ifstream in(path);
+  std::string line;
+  for (long no = 1; std::getline(in, line); ++no) {
+    if (match(trim(line))) return no;
+  }
+  return 0;
+}
+
 }  // namespace falcon::problems

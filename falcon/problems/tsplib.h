@@ -2,6 +2,7 @@
 // Reader for the TSPLIB95 file family: TSPLIB .tsp/.opt.tour, CVRPLIB .vrp, OPLib .oplib.
 // One reader, because they share the KEY : VALUE header and the sections; each problem turns
 // a TsplibFile into its own instance. Every error names file:line and what is wrong.
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -26,5 +27,10 @@ struct TsplibFile {
 // Throws falcon::Error "FILE:LINE: what" on anything malformed: unknown edge weight type,
 // missing DIMENSION, a section shorter than DIMENSION, a node id out of range, non-numbers.
 TsplibFile read_tsplib(const std::string& path);
+
+// TsplibFile keeps the header but not its line numbers: the 1-based number of the first line
+// whose trimmed text `match` accepts, else 0 (input_error then names the file only). For the
+// semantic checks each problem's reader makes after read_tsplib accepted the syntax.
+long find_tsplib_line(const std::string& path, const std::function<bool(const std::string&)>& match);
 
 }  // namespace falcon::problems

@@ -4,12 +4,10 @@
 
 namespace falcon::solvers {
 
-problems::Solution tsp_nearest_neighbor(const problems::Instance& instance, const SolveOptions&) {
-  const auto& tsp = problems::instance_as<problems::tsp::TspInstance>(instance, "tsp");
-  const auto& g = tsp.geometry;
+std::vector<int> nearest_neighbor_tour(const problems::RoutingGeometry& g, int start) {
   std::vector<char> visited(g.n, 0);
-  std::vector<int> tour = {0};
-  visited[0] = 1;
+  std::vector<int> tour = {start};
+  visited[start] = 1;
   for (int step = 1; step < g.n; ++step) {
     int best = -1;
     for (int v = 0; v < g.n; ++v) {
@@ -18,7 +16,12 @@ problems::Solution tsp_nearest_neighbor(const problems::Instance& instance, cons
     visited[best] = 1;
     tour.push_back(best);
   }
-  return problems::Solution::flat(std::move(tour));
+  return tour;
+}
+
+problems::Solution tsp_nearest_neighbor(const problems::Instance& instance, const SolveOptions&) {
+  const auto& tsp = problems::instance_as<problems::tsp::TspInstance>(instance, "tsp");
+  return problems::Solution::flat(nearest_neighbor_tour(tsp.geometry, 0));
 }
 
 }  // namespace falcon::solvers

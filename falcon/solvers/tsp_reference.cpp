@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "falcon/core/rng.h"
+#include "falcon/solvers/routing_heuristics.h"
 #include "falcon/solvers/tsp_local_search.h"
 
 namespace falcon::solvers {
@@ -13,21 +14,6 @@ namespace {
 
 using problems::RoutingGeometry;
 using Clock = std::chrono::steady_clock;
-
-std::vector<int> nearest_neighbour_tour(const RoutingGeometry& g, int start) {
-  std::vector<char> visited(g.n, 0);
-  std::vector<int> tour = {start};
-  visited[start] = 1;
-  for (int step = 1; step < g.n; ++step) {
-    int best = -1;
-    for (int v = 0; v < g.n; ++v) {
-      if (!visited[v] && (best < 0 || g.d(tour.back(), v) < g.d(tour.back(), best))) best = v;
-    }
-    visited[best] = 1;
-    tour.push_back(best);
-  }
-  return tour;
-}
 
 // Every tour through node 0: at most 6! = 720 of them below 8 nodes.
 std::vector<int> exhaustive_tour(const RoutingGeometry& g) {
@@ -72,7 +58,7 @@ problems::Solution tsp_reference(const problems::tsp::TspInstance& instance, con
   std::vector<int> best;
   double best_length = std::numeric_limits<double>::infinity();
   for (int run = 0; run < std::max(options.runs, 1); ++run) {
-    search.reset(nearest_neighbour_tour(g, run == 0 ? 0 : rng.uniform_int(0, g.n - 1)));
+    search.reset(nearest_neighbor_tour(g, run == 0 ? 0 : rng.uniform_int(0, g.n - 1)));
     search.optimize();
     std::vector<int> current = search.tour();
     double current_length = search.length();
