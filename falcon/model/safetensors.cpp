@@ -165,18 +165,20 @@ Entry parse_entry(const std::string& path, const std::string& name, const json& 
   const auto sh = v.find("shape");
   if (sh == v.end() || !sh->is_array()) throw tensor_error(path, name, "missing or non-array \"shape\"");
   if (sh->size() > kMaxRank) throw tensor_error(path, name, "shape has more than " + std::to_string(kMaxRank) + " dimensions");
-  std::uint64_t numel = 1;
+  // Strides are products of max(dim, 1), so those must fit in int64 even when a dimension is 0.
+  std::uint64_t span = 1;
+  bool empty = false;
   for (const auto& d : *sh) {
     bool ok = true;
     const std::uint64_t dim = get_u64(d, ok);
     if (!ok) throw tensor_error(path, name, "shape " + sh->dump() + " has a dimension that is not a non-negative integer");
     if (dim > static_cast<std::uint64_t>(INT64_MAX)) throw tensor_error(path, name, "shape " + sh->dump() + " has a huge dimension");
     e.shape.push_back(static_cast<std::int64_t>(dim));
-    if (numel != 0 && __builtin_mul_overflow(numel, dim, &numel))
+    empty = empty || dim == 0;
+    if (__builtin_mul_overflow(span, std::max<std::uint64_t>(dim, 1), &span) || span > static_cast<std::uint64_t>(INT64_MAX))
       throw tensor_error(path, name, "shape " + sh->dump() + " has more elements than fit in 64 bits");
   }
-  for (const auto dim : e.shape)
-    if (dim == 0) numel = 0;  // an overflow check above may have been skipped; zero wins
+  const std::uint64_t numel = empty ? 0 : span;
   std::uint64_t nbytes = 0;
   if (__builtin_mul_overflow(numel, e.dtype->size, &nbytes))
     throw tensor_error(path, name, "shape " + sh->dump() + " is too large in bytes");
@@ -290,7 +292,12 @@ TensorMap read_safetensors(const std::string& path) {
     // Copied out: the tensor owns aligned memory and outlives the mapping (offsets need not be
     // aligned to the element size, and a mapped tensor would keep the file open and read-only).
     const auto load_type = e.dtype->type == torch::kBool ? torch::kUInt8 : e.dtype->type;
-    torch::Tensor t = torch::empty(e.shape, torch::TensorOptions().dtype(load_type));
+    torch::Tensor t;
+    try {
+      t = torch::empty(e.shape, torch::TensorOptions().dtype(load_type));
+    } catch (const std::exception& ex) {  // c10::Error, std::bad_alloc
+      throw tensor_error(path, e.name, std::string("cannot allocate: ") + ex.what());
+    }
     if (e.end > e.begin) std::memcpy(t.data_ptr(), file.data() + h.data_start + e.begin, e.end - e.begin);
     if (e.dtype->type == torch::kBool) t = t.ne(0);  // bytes other than 0/1 are not valid bools
     out.emplace(e.name, std::move(t));

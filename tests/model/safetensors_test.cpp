@@ -173,6 +173,7 @@ TEST_F(Safetensors, RejectsMalformedFiles) {
   expect_rejected(raw_file(one("F32", "[\"2\"]", "[0,4]"), 4), {w, "shape"});
   expect_rejected(raw_file(one("F32", "[4294967296,4294967296,16]", "[0,4]"), 4), {w, "64 bits"});
   expect_rejected(raw_file(one("F32", "[4611686018427387904]", "[0,4]"), 4), {w, "too large"});
+  expect_rejected(raw_file(one("F32", "[0,4294967296,4294967296]", "[0,0]"), 0), {w, "64 bits"});
   expect_rejected(raw_file(one("F32", "[18446744073709551615]", "[0,4]"), 4), {w, "huge"});
   expect_rejected(raw_file(one("F32", "[1" + [] { std::string s; for (int i = 0; i < 64; ++i) s += ",1"; return s; }() + "]", "[0,4]"), 4),
                   {w, "shape"});
