@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "falcon/core/rng.h"
+#include "tests/solvers/pfsp_test_util.h"
 
 namespace falcon::solvers {
 namespace {
@@ -14,21 +15,8 @@ using problems::GenerateOptions;
 using problems::Solution;
 namespace pfsp = problems::pfsp;
 
-std::shared_ptr<pfsp::PfspInstance> random_instance(Rng& rng, int min_jobs, int max_jobs, int max_machines, std::uint64_t seed) {
-  GenerateOptions opt;
-  opt.n = rng.uniform_int(min_jobs, max_jobs);
-  opt.params["m"] = std::to_string(rng.uniform_int(1, max_machines));
-  return pfsp::generate(opt, seed);
-}
-
-long long brute_force_optimum(const pfsp::PfspInstance& inst) {
-  std::vector<int> order(inst.jobs);
-  for (int j = 0; j < inst.jobs; ++j) order[j] = j;
-  long long best = LLONG_MAX;
-  do best = std::min(best, pfsp::makespan(inst, order));
-  while (std::next_permutation(order.begin(), order.end()));
-  return best;
-}
+using testing::brute_force_optimum;
+const auto random_instance = testing::random_pfsp_instance;
 
 TEST(PfspNeh, RegisteredAndFeasible) {
   const SolverEntry& neh = solver_by_name("pfsp", "neh");

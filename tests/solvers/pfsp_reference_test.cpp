@@ -7,6 +7,7 @@
 #include <string>
 
 #include "falcon/core/rng.h"
+#include "tests/solvers/pfsp_test_util.h"
 #include "falcon/solvers/pfsp_heuristics.h"
 
 namespace falcon::solvers {
@@ -15,21 +16,8 @@ namespace {
 using problems::Solution;
 namespace pfsp = problems::pfsp;
 
-std::shared_ptr<pfsp::PfspInstance> random_instance(Rng& rng, int min_jobs, int max_jobs, int max_machines, std::uint64_t seed) {
-  problems::GenerateOptions opt;
-  opt.n = rng.uniform_int(min_jobs, max_jobs);
-  opt.params["m"] = std::to_string(rng.uniform_int(1, max_machines));
-  return pfsp::generate(opt, seed);
-}
-
-long long brute_force_optimum(const pfsp::PfspInstance& inst) {
-  std::vector<int> order(inst.jobs);
-  for (int j = 0; j < inst.jobs; ++j) order[j] = j;
-  long long best = LLONG_MAX;
-  do best = std::min(best, pfsp::makespan(inst, order));
-  while (std::next_permutation(order.begin(), order.end()));
-  return best;
-}
+using testing::brute_force_optimum;
+const auto random_instance = testing::random_pfsp_instance;
 
 PfspIteratedGreedyOptions short_budget(std::uint64_t seed, double cells_per_nm) {
   PfspIteratedGreedyOptions opt;
