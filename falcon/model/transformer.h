@@ -1,0 +1,152 @@
+#pragma once
+// A Llama-family decoder-only Transformer (RMSNorm, rotary embeddings in Hugging Face's
+// rotate-half convention, SwiGLU, grouped-query attention, optional tied embeddings and q/k/v
+// bias). Submodules carry Hugging Face's names, so named_parameters() are a HF checkpoint's keys:
+//
+//   model.embed_tokens.weight                       (V, H)
+//   model.layers.{i}.input_layernorm.weight         (H,)
+//   model.layers.{i}.self_attn.{q,k,v,o}_proj.weight  (+ .bias on q/k/v with attention_bias)
+//   model.layers.{i}.post_attention_layernorm.weight
+//   model.layers.{i}.mlp.{gate,up,down}_proj.weight
+//   model.norm.weight
+//   lm_head.weight                                  (V, H), absent when tie_word_embeddings
+//
+// plus, after add_lora(), "...q_proj.lora_A.weight" / "...lora_B.weight" (PEFT's names).
+#include <cstdint>
+#include <vector>
+
+#include "falcon/core/torch/shim.h"
+#include "falcon/model/kv_cache.h"
+#include "falcon/model/lora.h"
+#include "falcon/model/model_config.h"
+
+namespace falcon::model {
+
+class RmsNormImpl : public torch::nn::Module {
+ public:
+  RmsNormImpl(std::int64_t dim, double eps, const torch::TensorOptions& options = {});
+  torch::Tensor forward(const torch::Tensor& x);  // (..., H) -> (..., H), computed in fp32
+  torch::Tensor weight;
+
+ private:
+  double eps_;
+};
+TORCH_MODULE(RmsNorm);
+
+// cos/sin tables of rotary embeddings for given positions, HF layout (halves duplicated).
+class RotaryEmbedding {
+ public:
+  RotaryEmbedding(std::int64_t head_dim, double theta);
+  // positions (B, T) int64 -> {cos, sin}, each (B, 1, T, D) in `dtype` on the positions' device.
+  std::pair<torch::Tensor, torch::Tensor> tables(const torch::Tensor& positions, torch::ScalarType dtype) const;
+
+ private:
+  torch::Tensor inv_freq_;  // (D/2,) float64 on the CPU
+};
+
+// x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]).
+torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
+
+class AttentionImpl : public torch::nn::Module {
+ public:
+  AttentionImpl(const ModelConfig& config, const torch::TensorOptions& options);
+  // Without a cache: x (B, T, H), positions (B, T), additive mask (B, 1, T, T) or undefined for
+  // plain causal. Returns (B, T, H). With `layer_kv` the keys/values are stored as the prefix.
+  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
+                        const RotaryEmbedding& rope, LayerKv* store_prefix = nullptr);
+  // One decoding step over a KvCache: x (B*N, T, H), positions (B*N, T). Appends the new keys
+  // and values at [sample_length, sample_length + T) of the sample segment.
+  torch::Tensor forward_cached(const torch::Tensor& x, const torch::Tensor& positions, const RotaryEmbedding& rope,
+                               KvCache& cache, LayerKv& layer_kv);
+
+  LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
+
+ private:
+  std::int64_t heads_, kv_heads_, head_dim_;
+};
+TORCH_MODULE(Attention);
+
+class MlpImpl : public torch::nn::Module {
+ public:
+  MlpImpl(const ModelConfig& config, const torch::TensorOptions& options);
+  torch::Tensor forward(const torch::Tensor& x);  // down(silu(gate(x)) * up(x)), (B, T, H)
+  LoraLinear gate_proj{nullptr}, up_proj{nullptr}, down_proj{nullptr};
+};
+TORCH_MODULE(Mlp);
+
+class DecoderLayerImpl : public torch::nn::Module {
+ public:
+  DecoderLayerImpl(const ModelConfig& config, const torch::TensorOptions& options);
+  Attention self_attn{nullptr};
+  Mlp mlp{nullptr};
+  RmsNorm input_layernorm{nullptr}, post_attention_layernorm{nullptr};
+};
+TORCH_MODULE(DecoderLayer);
+
+// "model": embeddings, layers, final norm.
+class DecoderImpl : public torch::nn::Module {
+ public:
+  DecoderImpl(const ModelConfig& config, const torch::TensorOptions& options);
+  torch::nn::Embedding embed_tokens{nullptr};
+  torch::nn::ModuleList layers{nullptr};
+  RmsNorm norm{nullptr};
+};
+TORCH_MODULE(Decoder);
+
+class CausalLmImpl : public torch::nn::Module {
+ public:
+  // Weights are initialised like HF's Llama (normal, std 0.02; norms 1). `options` sets dtype
+  // and device of the parameters.
+  explicit CausalLmImpl(const ModelConfig& config, const torch::TensorOptions& options = {});
+
+  // Training / scoring: token ids (B, T) -> logits (B, T, V); position t of every row attends to
+  // 0..t, so right padding never changes the logits of real tokens.
+  torch::Tensor forward(const torch::Tensor& input_ids);
+  // Final hidden states (B, T, H) before lm_head, for callers that project only some positions.
+  torch::Tensor hidden_states(const torch::Tensor& input_ids);
+  torch::Tensor project(const torch::Tensor& hidden);  // (..., H) -> (..., V)
+
+  // Incremental decoding. prefill: prompts (B, P) LEFT-padded, real lengths (B,) int64; resets
+  // `cache` to hold their keys/values and returns the logits of each prompt's last token (B, V).
+  // Call cache.fork(N, capacity) next, then decode() with (B*N, T) new tokens -> (B*N, T, V).
+  torch::Tensor prefill(const torch::Tensor& prompt_ids, const torch::Tensor& prompt_lengths, KvCache& cache);
+  torch::Tensor decode(const torch::Tensor& tokens, KvCache& cache);
+
+  // LoRA on the configured target projections of every layer (after loading base weights).
+  void add_lora(const LoraConfig& config);
+  const LoraConfig& lora_config() const { return lora_; }
+  std::vector<LoraLinear> adapted_layers() const;  // layers that carry an adapter
+  void set_adapters_enabled(bool enabled);
+  void merge_adapters();
+  void unmerge_adapters();
+  // requires_grad = false on every base parameter, true on the adapters (the paper's BOPO setup).
+  void freeze_base();
+  // Adapter parameters by their full name (".lora_A.weight" / ".lora_B.weight").
+  std::vector<std::pair<std::string, torch::Tensor>> named_lora_parameters() const;
+
+  const ModelConfig& config() const { return config_; }
+  torch::Tensor lm_head_weight() const;  // (V, H): lm_head.weight, or the embedding when tied
+
+  Decoder model{nullptr};
+  torch::nn::Linear lm_head{nullptr};  // null when tied
+
+ private:
+  ModelConfig config_;
+  LoraConfig lora_;
+  RotaryEmbedding rope_;
+};
+TORCH_MODULE(CausalLm);
+
+// Scoped reference policy: adapters off inside the scope, restored on exit (DPO/BOPO reference).
+class AdaptersDisabled {
+ public:
+  explicit AdaptersDisabled(CausalLm model) : model_(std::move(model)) { model_->set_adapters_enabled(false); }
+  ~AdaptersDisabled() { model_->set_adapters_enabled(true); }
+  AdaptersDisabled(const AdaptersDisabled&) = delete;
+  AdaptersDisabled& operator=(const AdaptersDisabled&) = delete;
+
+ private:
+  CausalLm model_;
+};
+
+}  // namespace falcon::model
