@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
 
   try {
     const auto runtime = falcon::init_torch_runtime(threads);
-    config.validate("falcon_bench");
+    config.validate("model size options");
     const torch::Device device(device_name);
     const auto dtype = dtype_name == "bfloat16" ? torch::kBFloat16
                        : dtype_name == "float16" ? torch::kFloat16
