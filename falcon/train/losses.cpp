@@ -3,7 +3,9 @@
 namespace falcon::train {
 
 torch::Tensor token_logprobs(const torch::Tensor& logits, const torch::Tensor& targets) {
-  auto logp = torch::log_softmax(logits.to(torch::kFloat), -1);  // (B, T, V), fp32 even for bf16 logits
+  // Half-precision logits are promoted to fp32; fp32 and fp64 stay as they are.
+  const bool half = logits.scalar_type() == torch::kBFloat16 || logits.scalar_type() == torch::kHalf;
+  auto logp = torch::log_softmax(half ? logits.to(torch::kFloat) : logits, -1);  // (B, T, V)
   return logp.gather(-1, targets.unsqueeze(-1)).squeeze(-1);     // (B, T)
 }
 
