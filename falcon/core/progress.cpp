@@ -27,10 +27,12 @@ void Progress::print(bool final_line) {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const double rate = elapsed > 0 ? done_ / elapsed : 0.0;
   if (final_line) {
-    std::fprintf(stderr, "\r%s %ld/%ld  %.1f/s  done in %.1fs\n", label_.c_str(), done_, total_, rate, elapsed);
+    std::fprintf(stderr, "\r%s %ld/%ld  %.1f/s  done in %.1fs  %s\n", label_.c_str(), done_, total_, rate, elapsed,
+                 status_.c_str());
   } else {
     const double eta = rate > 0 ? (total_ - done_) / rate : 0.0;
-    std::fprintf(stderr, "\r%s %ld/%ld  %.1f/s  ETA %.0fs ", label_.c_str(), done_, total_, rate, eta);
+    std::fprintf(stderr, "\r%s %ld/%ld  %.1f/s  ETA %.0fs  %s ", label_.c_str(), done_, total_, rate, eta,
+                 status_.c_str());
   }
   std::fflush(stderr);
 }

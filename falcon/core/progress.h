@@ -10,12 +10,15 @@ class Progress {
  public:
   Progress(std::string label, long total, bool enabled = true);
   void advance(long by = 1);
+  // Extra text after the rate and ETA ("loss 1.23  4,100 tok/s"), shown from the next print.
+  void set_status(std::string status) { status_ = std::move(status); }
   void finish();
 
  private:
   void print(bool final_line);
 
   std::string label_;
+  std::string status_;
   long total_;
   long done_ = 0;
   bool enabled_;

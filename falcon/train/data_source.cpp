@@ -1,0 +1,65 @@
+#include "falcon/train/data_source.h"
+
+#include <filesystem>
+
+#include "falcon/core/config.h"
+#include "falcon/core/error.h"
+#include "falcon/data/datagen.h"
+#include "falcon/data/datagen_spec.h"
+#include "falcon/train/examples.h"
+
+namespace falcon::train {
+
+std::string ensure_dataset(const DataSpec& data, bool progress) {
+  auto config = Config::from_file(data.config);
+  config.set_overrides(data.overrides);
+  const auto spec = data::read_datagen_spec(config);
+  config.check_unused();
+  bool complete = false;
+  if (std::filesystem::exists(spec.output)) {
+    try {
+      complete = data::DatasetReader::open(spec.output, spec.problem).complete();
+    } catch (const Error&) {
+      complete = false;  // a partial or foreign file: run_datagen resumes or explains
+    }
+  }
+  if (!complete) {
+    if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), data.config.c_str());
+    data::run_datagen(spec, {progress});
+  }
+  return spec.output;
+}
+
+ExampleSet load_examples(const data::DatasetReader& reader, const std::string& split, const text::Tokenizer& tokenizer,
+                         int max_prompt_tokens, std::int64_t limit) {
+  if (!reader.has_split(split))
+    throw Error(reader.path() + ": no split '" + split + "' (data.train_split / data.eval_split name one of the file's splits)");
+  ExampleSet set;
+  set.problem = &reader.problem();
+  const auto total = reader.size(split);
+  const auto count = limit > 0 ? std::min(limit, total) : total;
+  for (std::int64_t i = 0; i < count; ++i) {
+    auto labeled = reader.load(split, i);
+    TrainExample ex;
+    ex.instance = labeled.instance;
+    ex.label_objective = labeled.record.label.objective;
+    ex.key = static_cast<std::uint64_t>(labeled.record.index);
+    ex.prompt = {tokenizer.bos_id()};
+    const auto body = tokenizer.encode(prompt_text(*set.problem, *ex.instance));
+    ex.prompt.insert(ex.prompt.end(), body.begin(), body.end());
+    if (static_cast<int>(ex.prompt.size()) > max_prompt_tokens) {
+      ++set.skipped_too_long;
+      continue;
+    }
+    ex.solution = tokenizer.encode(set.problem->format(*ex.instance, labeled.record.label.solution));
+    ex.solution.push_back(tokenizer.eos_id());
+    set.examples.push_back(std::move(ex));
+  }
+  if (set.examples.empty())
+    throw Error(reader.path() + ": split '" + split + "' has no usable example (" +
+                std::to_string(set.skipped_too_long) + " prompts longer than data.max_prompt_tokens=" +
+                std::to_string(max_prompt_tokens) + ")");
+  return set;
+}
+
+}  // namespace falcon::train

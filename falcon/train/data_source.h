@@ -1,0 +1,37 @@
+#pragma once
+// The recipe's dataset: made with the datagen library when missing or incomplete (resumable),
+// then read and tokenized into training examples.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "falcon/data/reader.h"
+#include "falcon/text/tokenizer.h"
+#include "falcon/train/recipe.h"
+
+namespace falcon::train {
+
+// Runs falcon_datagen's work for data.config (+ overrides) unless the file is already complete;
+// returns the dataset path.
+std::string ensure_dataset(const DataSpec& data, bool progress);
+
+struct TrainExample {
+  std::shared_ptr<const problems::Instance> instance;
+  double label_objective = 0.0;
+  std::vector<int> prompt;    // BOS + prompt tokens
+  std::vector<int> solution;  // label tokens + EOS
+  std::uint64_t key = 0;      // the record's index in its split
+};
+
+struct ExampleSet {
+  const problems::Problem* problem = nullptr;
+  std::vector<TrainExample> examples;
+  std::int64_t skipped_too_long = 0;  // prompts longer than data.max_prompt_tokens
+};
+
+// Up to `limit` records (0 = all) of `split`, in file order.
+ExampleSet load_examples(const data::DatasetReader& reader, const std::string& split, const text::Tokenizer& tokenizer,
+                         int max_prompt_tokens, std::int64_t limit = 0);
+
+}  // namespace falcon::train

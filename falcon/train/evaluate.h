@@ -1,0 +1,37 @@
+#pragma once
+// A short held-out evaluation of the current policy, run by the trainer after each stage so the
+// summary shows what each stage bought: best of N samples per instance (grammar mask and repair
+// as configured), gap to the dataset's reference label.
+#include <vector>
+
+#include "falcon/train/data_source.h"
+#include "falcon/train/rollout.h"
+
+namespace falcon::train {
+
+struct PolicyEvalOptions {
+  int samples = 1;            // N; 1 with greedy = the model's single best guess
+  bool greedy = true;
+  double temperature = 1.0;
+  bool repair = true;
+  std::uint64_t seed = 0;
+  int batch_instances = 8;
+};
+
+struct PolicyEval {
+  int instances = 0;
+  double sample_feasible_raw = 0.0;  // fraction of all samples feasible with no repair
+  double feasible = 0.0;             // fraction of instances with a feasible delivered solution
+  double mean_gap = 0.0;             // over the instances with a feasible solution (all, with repair)
+  double repaired = 0.0;             // fraction of chosen solutions that repair changed
+  double seconds = 0.0;
+  double tokens_per_second = 0.0;    // generated tokens / model time
+};
+
+PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokenizer, const ExampleSet& set,
+                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress);
+
+// The RolloutItem of a training/eval example (max_new_tokens = 2 x label tokens + 16).
+RolloutItem rollout_item(const ExampleSet& set, const TrainExample& example);
+
+}  // namespace falcon::train

@@ -1,0 +1,23 @@
+#include "falcon/train/grammar_masks.h"
+
+#include "falcon/decoding/vocabulary.h"
+#include "falcon/sampling/grammar_mask_step.h"
+
+namespace falcon::train {
+
+MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, bool semantic) {
+  if (!grammar && !semantic) return {};
+  auto vocabulary = std::make_shared<decoding::Vocabulary>(decoding::Vocabulary::from_tokenizer(tokenizer));
+  return [vocabulary, semantic](const std::vector<RolloutItem>& items, int) {
+    std::vector<decoding::GrammarState> initial;
+    decoding::GrammarOptions options;
+    options.semantic = semantic;
+    for (const auto& item : items)
+      initial.push_back(decoding::make_grammar_state(*item.problem, item.instance, *vocabulary, options));
+    sampling::SamplerChain chain;
+    chain.push_back(std::make_unique<sampling::GrammarMaskStep>(std::move(initial)));
+    return chain;
+  };
+}
+
+}  // namespace falcon::train

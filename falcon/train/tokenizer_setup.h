@@ -1,0 +1,17 @@
+#pragma once
+// The recipe's tokenizer: tokenizer.path when given, else <output_dir>/tokenizer.model, trained
+// from the dataset's training split when missing. Training runs in the falcon_tokenizer program,
+// never in this process: Debian's libsentencepiece exports a bundled protobuf that clashes with
+// LibTorch's (docs/tokenizer.md), so LibTorch programs only read models, in plain C++.
+#include <string>
+
+#include "falcon/train/recipe.h"
+
+namespace falcon::train {
+
+// Returns the path of the tokenizer.model to load. `tool` is the falcon_tokenizer executable;
+// empty = next to this program, then on PATH.
+std::string ensure_tokenizer(const Recipe& recipe, const std::string& dataset_path, const std::string& tool,
+                             bool progress);
+
+}  // namespace falcon::train
