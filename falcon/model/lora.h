@@ -31,7 +31,7 @@ class LoraLinearImpl : public torch::nn::Module {
   torch::Tensor forward(const torch::Tensor& x);  // (..., in) -> (..., out)
 
   void add_adapter(const LoraConfig& config);
-  bool has_adapter() const { return lora_A_.defined(); }
+  bool has_adapter() const { return !lora_A_.is_empty(); }
   // W += scaling * B A (and back). Merging twice, or unmerging an unmerged layer, is an error.
   void merge();
   void unmerge();

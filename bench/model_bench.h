@@ -1,0 +1,32 @@
+#pragma once
+// Measurements of the model itself (issue 4): matmul peak, training throughput and MFU, and
+// decoding throughput with and without the KV cache. Each returns JSON figures; nothing here
+// asserts a speed (targets are for people reading the figures, not for tests).
+#include <nlohmann/json.hpp>
+
+#include "falcon/model/model_config.h"
+
+namespace falcon::bench {
+
+struct TrainingBenchOptions {
+  std::int64_t batch = 8;
+  std::int64_t sequence = 256;
+  int warmup_steps = 2;
+  int steps = 6;
+};
+
+struct DecodingBenchOptions {
+  std::int64_t prompt_tokens = 64;
+  std::int64_t new_tokens = 256;
+  std::vector<std::int64_t> batches = {1, 64};
+  bool without_cache = true;  // the baseline: a full forward over the whole sequence per token
+};
+
+// Best fp32 matmul FLOP/s of this process over a few square sizes (the MFU denominator).
+nlohmann::ordered_json measure_matmul_peak(const torch::Device& device, torch::ScalarType dtype);
+nlohmann::ordered_json measure_training(const model::ModelConfig& config, const TrainingBenchOptions& options,
+                                        const torch::Device& device, torch::ScalarType dtype, double peak_flops);
+nlohmann::ordered_json measure_decoding(const model::ModelConfig& config, const DecodingBenchOptions& options,
+                                        const torch::Device& device, torch::ScalarType dtype);
+
+}  // namespace falcon::bench

@@ -1,0 +1,39 @@
+#include "falcon/model/kv_cache.h"
+
+#include "falcon/core/error.h"
+
+namespace falcon::model {
+
+void KvCache::set_prefix(std::vector<LayerKv> layers, torch::Tensor key_mask, torch::Tensor valid_lengths) {
+  layers_ = std::move(layers);
+  prefix_key_mask_ = std::move(key_mask);
+  prefix_valid_ = std::move(valid_lengths);
+  prompts_ = prefix_key_mask_.size(0);
+  prefix_length_ = prefix_key_mask_.size(1);
+  group_ = 1;
+  sample_length_ = 0;
+  capacity_ = 0;
+}
+
+void KvCache::fork(std::int64_t n, std::int64_t capacity) {
+  if (empty()) throw Error("KvCache::fork: run prefill first");
+  if (sample_length_ > 0) throw Error("KvCache::fork: the cache already holds generated tokens");
+  if (n < 1 || capacity < 1) throw Error("KvCache::fork: need n >= 1 samples and capacity >= 1 tokens");
+  group_ = n;
+  capacity_ = capacity;
+  for (auto& layer : layers_) {
+    const auto& k = layer.prefix_k;  // (B, Hkv, P, D)
+    layer.sample_k = torch::empty({prompts_ * n, k.size(1), capacity, k.size(3)}, k.options());  // (B*N, Hkv, C, D)
+    layer.sample_v = torch::empty_like(layer.sample_k);
+  }
+}
+
+std::int64_t KvCache::bytes() const {
+  std::int64_t total = 0;
+  for (const auto& layer : layers_)
+    for (const auto* t : {&layer.prefix_k, &layer.prefix_v, &layer.sample_k, &layer.sample_v})
+      if (t->defined()) total += t->numel() * static_cast<std::int64_t>(t->element_size());
+  return total;
+}
+
+}  // namespace falcon::model

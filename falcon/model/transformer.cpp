@@ -1,0 +1,328 @@
+#include "falcon/model/transformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "falcon/core/error.h"
+
+namespace falcon::model {
+namespace {
+
+// HF's repeat_kv: kv head j serves query heads j*G .. j*G+G-1. (B, Hkv, T, D) -> (B, Hkv*G, T, D)
+torch::Tensor repeat_kv(const torch::Tensor& x, std::int64_t groups) {
+  if (groups == 1) return x;
+  const auto b = x.size(0), h = x.size(1), t = x.size(2), d = x.size(3);
+  return x.unsqueeze(2).expand({b, h, groups, t, d}).reshape({b, h * groups, t, d});
+}
+
+// Additive mask from a keep-mask: 0 where kept, -inf elsewhere. Every caller keeps at least one
+// key per query row, so softmax never sees a row of -inf (which would give NaN).
+torch::Tensor additive_mask(const torch::Tensor& keep, torch::ScalarType dtype) {
+  return torch::zeros(keep.sizes(), keep.options().dtype(dtype))
+      .masked_fill(keep.logical_not(), -std::numeric_limits<float>::infinity());
+}
+
+}  // namespace
+
+// ---- RMSNorm ------------------------------------------------------------------------------------
+
+RmsNormImpl::RmsNormImpl(std::int64_t dim, double eps, const torch::TensorOptions& options) : eps_(eps) {
+  weight = register_parameter("weight", torch::ones({dim}, options));  // (H,)
+}
+
+torch::Tensor RmsNormImpl::forward(const torch::Tensor& x) {
+  // Like HF: normalise in fp32 (or the input's precision when higher), scale in the input dtype.
+  const auto compute = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
+  auto h = x.to(compute);                                                    // (..., H)
+  h = h * torch::rsqrt(h.pow(2).mean(-1, /*keepdim=*/true) + eps_);          // (..., H)
+  return weight * h.to(x.scalar_type());                                     // (..., H)
+}
+
+// ---- Rotary embeddings --------------------------------------------------------------------------
+
+RotaryEmbedding::RotaryEmbedding(std::int64_t head_dim, double theta) {
+  // inv_freq_i = theta^(-2i/D), in fp32 as HF computes it.
+  auto exponents = torch::arange(0, head_dim, 2, torch::kInt64).to(torch::kFloat) / static_cast<double>(head_dim);
+  inv_freq_ = 1.0 / torch::pow(torch::tensor(theta, torch::kFloat), exponents);  // (D/2,)
+}
+
+std::pair<torch::Tensor, torch::Tensor> RotaryEmbedding::tables(const torch::Tensor& positions,
+                                                                torch::ScalarType dtype) const {
+  const auto inv = inv_freq_.to(positions.device());                        // (D/2,)
+  auto freqs = positions.to(torch::kFloat).unsqueeze(-1) * inv;             // (B, T, D/2)
+  auto emb = torch::cat({freqs, freqs}, -1);                                // (B, T, D)
+  return {emb.cos().to(dtype).unsqueeze(1), emb.sin().to(dtype).unsqueeze(1)};  // (B, 1, T, D) each
+}
+
+torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
+  const auto half = x.size(-1) / 2;
+  auto rotated = torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);  // (B, H, T, D)
+  return x * cos + rotated * sin;                                                    // (B, H, T, D)
+}
+
+// ---- Attention ----------------------------------------------------------------------------------
+
+AttentionImpl::AttentionImpl(const ModelConfig& config, const torch::TensorOptions& options)
+    : heads_(config.num_attention_heads), kv_heads_(config.num_key_value_heads), head_dim_(config.head_dim()) {
+  const auto h = config.hidden_size;
+  q_proj = register_module("q_proj", LoraLinear(h, heads_ * head_dim_, config.attention_bias, options));
+  k_proj = register_module("k_proj", LoraLinear(h, kv_heads_ * head_dim_, config.attention_bias, options));
+  v_proj = register_module("v_proj", LoraLinear(h, kv_heads_ * head_dim_, config.attention_bias, options));
+  o_proj = register_module("o_proj", LoraLinear(heads_ * head_dim_, h, /*bias=*/false, options));
+}
+
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
+                                     const RotaryEmbedding& rope, LayerKv* store_prefix) {
+  const auto b = x.size(0), t = x.size(1);
+  auto q = q_proj(x).view({b, t, heads_, head_dim_}).transpose(1, 2);     // (B, H, T, D)
+  auto k = k_proj(x).view({b, t, kv_heads_, head_dim_}).transpose(1, 2);  // (B, Hkv, T, D)
+  auto v = v_proj(x).view({b, t, kv_heads_, head_dim_}).transpose(1, 2);  // (B, Hkv, T, D)
+  const auto [cos, sin] = rope.tables(positions, q.scalar_type());        // (B, 1, T, D)
+  q = apply_rotary(q, cos, sin);
+  k = apply_rotary(k, cos, sin);
+  if (store_prefix != nullptr) {
+    store_prefix->prefix_k = k.contiguous();
+    store_prefix->prefix_v = v.contiguous();
+  }
+  const auto groups = heads_ / kv_heads_;
+  auto out = torch_shim::scaled_dot_product_attention(q, repeat_kv(k, groups), repeat_kv(v, groups), mask,
+                                                      /*causal=*/true);  // (B, H, T, D)
+  return o_proj(out.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));  // (B, T, H*D) -> (B, T, hidden)
+}
+
+torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& positions,
+                                            const RotaryEmbedding& rope, KvCache& cache, LayerKv& kv) {
+  const auto rows = x.size(0), t = x.size(1);
+  const auto prompts = cache.prompts(), n = cache.samples_per_prompt(), p = cache.prefix_length();
+  const auto groups = heads_ / kv_heads_;
+  const auto past = cache.sample_length(), total = past + t;
+  auto q = q_proj(x).view({rows, t, heads_, head_dim_}).transpose(1, 2);     // (R, H, T, D)
+  auto k = k_proj(x).view({rows, t, kv_heads_, head_dim_}).transpose(1, 2);  // (R, Hkv, T, D)
+  auto v = v_proj(x).view({rows, t, kv_heads_, head_dim_}).transpose(1, 2);  // (R, Hkv, T, D)
+  const auto [cos, sin] = rope.tables(positions, q.scalar_type());           // (R, 1, T, D)
+  q = apply_rotary(q, cos, sin);
+  k = apply_rotary(k, cos, sin);
+  kv.sample_k.narrow(2, past, t).copy_(k);
+  kv.sample_v.narrow(2, past, t).copy_(v);
+  auto sample_k = kv.sample_k.narrow(2, 0, total);  // (R, Hkv, L, D)
+  auto sample_v = kv.sample_v.narrow(2, 0, total);
+
+  // Query heads grouped by the kv head they read; samples of one prompt along their own axis, so
+  // the prompt's keys broadcast over the N samples instead of being copied N times.
+  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
+  auto qg = (q * scale).reshape({prompts, n, kv_heads_, groups, t, head_dim_});  // (B, N, Hkv, G, T, D)
+  auto prefix_k = kv.prefix_k.view({prompts, 1, kv_heads_, 1, p, head_dim_});     // (B, 1, Hkv, 1, P, D)
+  auto prefix_v = kv.prefix_v.view({prompts, 1, kv_heads_, 1, p, head_dim_});
+  auto own_k = sample_k.reshape({prompts, n, kv_heads_, 1, total, head_dim_});     // (B, N, Hkv, 1, L, D)
+  auto own_v = sample_v.reshape({prompts, n, kv_heads_, 1, total, head_dim_});
+
+  auto prefix_scores = torch::matmul(qg, prefix_k.transpose(-2, -1)) +           // (B, N, Hkv, G, T, P)
+                       cache.prefix_key_mask().view({prompts, 1, 1, 1, 1, p}).to(q.scalar_type());
+  auto own_scores = torch::matmul(qg, own_k.transpose(-2, -1));                  // (B, N, Hkv, G, T, L)
+  if (t > 1) {  // new token i (absolute past + i) sees sample keys 0 .. past + i
+    auto keep = torch::ones({t, total}, x.options().dtype(torch::kBool)).tril(past);  // (T, L)
+    own_scores = own_scores + additive_mask(keep, q.scalar_type());
+  }
+  auto probs = torch::softmax(torch::cat({prefix_scores, own_scores}, -1), -1, torch::kFloat)
+                   .to(q.scalar_type());                                         // (B, N, Hkv, G, T, P+L)
+  auto out = torch::matmul(probs.narrow(-1, 0, p), prefix_v) +
+             torch::matmul(probs.narrow(-1, p, total), own_v);                   // (B, N, Hkv, G, T, D)
+  out = out.reshape({rows, heads_, t, head_dim_}).transpose(1, 2).reshape({rows, t, heads_ * head_dim_});  // (R, T, H*D)
+  return o_proj(out);                                                            // (R, T, hidden)
+}
+
+// ---- MLP and decoder layer ----------------------------------------------------------------------
+
+MlpImpl::MlpImpl(const ModelConfig& config, const torch::TensorOptions& options) {
+  const auto h = config.hidden_size, f = config.intermediate_size;
+  gate_proj = register_module("gate_proj", LoraLinear(h, f, /*bias=*/false, options));
+  up_proj = register_module("up_proj", LoraLinear(h, f, /*bias=*/false, options));
+  down_proj = register_module("down_proj", LoraLinear(f, h, /*bias=*/false, options));
+}
+
+torch::Tensor MlpImpl::forward(const torch::Tensor& x) {
+  return down_proj(torch::silu(gate_proj(x)) * up_proj(x));  // (B, T, F) -> (B, T, H)
+}
+
+DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& config, const torch::TensorOptions& options) {
+  self_attn = register_module("self_attn", Attention(config, options));
+  mlp = register_module("mlp", Mlp(config, options));
+  input_layernorm = register_module("input_layernorm", RmsNorm(config.hidden_size, config.rms_norm_eps, options));
+  post_attention_layernorm =
+      register_module("post_attention_layernorm", RmsNorm(config.hidden_size, config.rms_norm_eps, options));
+}
+
+DecoderImpl::DecoderImpl(const ModelConfig& config, const torch::TensorOptions& options) {
+  embed_tokens = register_module(
+      "embed_tokens", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocab_size, config.hidden_size)));
+  embed_tokens->to(options.dtype().toScalarType());
+  embed_tokens->to(options.device());
+  layers = register_module("layers", torch::nn::ModuleList());
+  for (std::int64_t i = 0; i < config.num_hidden_layers; ++i) layers->push_back(DecoderLayer(config, options));
+  norm = register_module("norm", RmsNorm(config.hidden_size, config.rms_norm_eps, options));
+}
+
+// ---- Causal LM ----------------------------------------------------------------------------------
+
+CausalLmImpl::CausalLmImpl(const ModelConfig& config, const torch::TensorOptions& options)
+    : config_(config), rope_(config.head_dim(), config.rope_theta) {
+  config_.validate("model config");
+  model = register_module("model", Decoder(config_, options));
+  if (!config_.tie_word_embeddings) {
+    lm_head = register_module(
+        "lm_head", torch::nn::Linear(torch::nn::LinearOptions(config_.hidden_size, config_.vocab_size).bias(false)));
+    lm_head->to(options.dtype().toScalarType());
+    lm_head->to(options.device());
+  }
+  // HF's LlamaPreTrainedModel._init_weights: normal(0, 0.02) for linear and embedding weights,
+  // zero biases, norms at one.
+  torch::NoGradGuard no_grad;
+  for (auto& item : named_parameters()) {
+    const auto& name = item.key();
+    auto& p = item.value();
+    if (name.find("norm") != std::string::npos) continue;
+    if (name.size() >= 5 && name.compare(name.size() - 5, 5, ".bias") == 0) {
+      p.zero_();
+    } else {
+      p.normal_(0.0, 0.02);
+    }
+  }
+}
+
+torch::Tensor CausalLmImpl::hidden_states(const torch::Tensor& input_ids) {
+  const auto b = input_ids.size(0), t = input_ids.size(1);
+  auto positions = torch::arange(t, input_ids.options().dtype(torch::kInt64)).unsqueeze(0).expand({b, t});  // (B, T)
+  auto h = model->embed_tokens(input_ids);  // (B, T, H)
+  for (const auto& module : *model->layers) {
+    auto layer = module->as<DecoderLayerImpl>();
+    h = h + layer->self_attn(layer->input_layernorm(h), positions, torch::Tensor(), rope_);
+    h = h + layer->mlp(layer->post_attention_layernorm(h));
+  }
+  return model->norm(h);  // (B, T, H)
+}
+
+torch::Tensor CausalLmImpl::lm_head_weight() const {
+  return config_.tie_word_embeddings ? model->embed_tokens->weight : lm_head->weight;  // (V, H)
+}
+
+torch::Tensor CausalLmImpl::project(const torch::Tensor& hidden) {
+  return torch::nn::functional::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
+}
+
+torch::Tensor CausalLmImpl::forward(const torch::Tensor& input_ids) { return project(hidden_states(input_ids)); }
+
+torch::Tensor CausalLmImpl::prefill(const torch::Tensor& prompt_ids, const torch::Tensor& prompt_lengths,
+                                    KvCache& cache) {
+  const auto b = prompt_ids.size(0), p = prompt_ids.size(1);
+  if (prompt_lengths.dim() != 1 || prompt_lengths.size(0) != b)
+    throw Error("prefill: prompt_lengths must be (B,) for prompts of shape (B, P)");
+  const auto lengths = prompt_lengths.to(prompt_ids.device(), torch::kInt64);         // (B,)
+  if (lengths.min().item<std::int64_t>() < 1 || lengths.max().item<std::int64_t>() > p)
+    throw Error("prefill: every prompt needs between 1 and P tokens");
+  auto index = torch::arange(p, lengths.options());                                   // (P,)
+  auto start = (p - lengths).unsqueeze(1);                                            // (B, 1)
+  auto positions = (index.unsqueeze(0) - start).clamp_min(0);                         // (B, P)
+  auto real_key = index.unsqueeze(0) >= start;                                        // (B, P)
+  // Query i keeps real keys j <= i; a padding query keeps itself, so no row is all -inf.
+  auto causal = torch::ones({p, p}, real_key.options()).tril();                       // (P, P)
+  auto diagonal = torch::eye(p, real_key.options());                                  // (P, P)
+  auto keep = causal.unsqueeze(0) & (real_key.unsqueeze(1) | diagonal.unsqueeze(0));  // (B, P, P)
+  const auto dtype = model->norm->weight.scalar_type();
+  auto mask = additive_mask(keep, dtype).unsqueeze(1);                                // (B, 1, P, P)
+
+  std::vector<LayerKv> kv(model->layers->size());
+  auto h = model->embed_tokens(prompt_ids);  // (B, P, H)
+  for (std::size_t i = 0; i < kv.size(); ++i) {
+    auto layer = model->layers[i]->as<DecoderLayerImpl>();
+    h = h + layer->self_attn(layer->input_layernorm(h), positions, mask, rope_, &kv[i]);
+    h = h + layer->mlp(layer->post_attention_layernorm(h));
+  }
+  cache.set_prefix(std::move(kv), additive_mask(real_key, torch::kFloat), lengths);
+  return project(model->norm(h.select(1, p - 1)));  // (B, H) -> (B, V); left padding puts every prompt's end at P-1
+}
+
+torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, KvCache& cache) {
+  if (cache.empty() || cache.capacity() == 0) throw Error("decode: call prefill() and cache.fork() first");
+  const auto rows = tokens.size(0), t = tokens.size(1);
+  if (rows != cache.rows())
+    throw Error("decode: " + std::to_string(rows) + " token rows for a cache of " + std::to_string(cache.rows()) +
+                " rows (prompts x samples)");
+  if (cache.sample_length() + t > cache.capacity())
+    throw Error("decode: the KV cache holds " + std::to_string(cache.capacity()) +
+                " generated tokens; fork it with a larger capacity");
+  // Position of a new token: its prompt's real length + tokens generated before it.
+  auto base = cache.prefix_positions().repeat_interleave(cache.samples_per_prompt()) + cache.sample_length();  // (R,)
+  auto positions = base.unsqueeze(1) + torch::arange(t, base.options()).unsqueeze(0);                         // (R, T)
+  auto h = model->embed_tokens(tokens);  // (R, T, H)
+  for (std::size_t i = 0; i < model->layers->size(); ++i) {
+    auto layer = model->layers[i]->as<DecoderLayerImpl>();
+    h = h + layer->self_attn->forward_cached(layer->input_layernorm(h), positions, rope_, cache, cache.layers()[i]);
+    h = h + layer->mlp(layer->post_attention_layernorm(h));
+  }
+  cache.advance(t);
+  return project(model->norm(h));  // (R, T, V)
+}
+
+// ---- LoRA ---------------------------------------------------------------------------------------
+
+void CausalLmImpl::add_lora(const LoraConfig& config) {
+  if (lora_.rank > 0) throw Error("add_lora: the model already has adapters");
+  static const std::vector<std::string> kTargets = {"q_proj", "k_proj", "v_proj", "o_proj",
+                                                    "gate_proj", "up_proj", "down_proj"};
+  for (const auto& target : config.target_modules)
+    if (std::find(kTargets.begin(), kTargets.end(), target) == kTargets.end())
+      throw Error("lora.target_modules: unknown module '" + target +
+                  "' (known: q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj)");
+  for (const auto& module : *model->layers) {
+    auto layer = module->as<DecoderLayerImpl>();
+    const std::vector<std::pair<std::string, LoraLinear>> projections = {
+        {"q_proj", layer->self_attn->q_proj},   {"k_proj", layer->self_attn->k_proj},
+        {"v_proj", layer->self_attn->v_proj},   {"o_proj", layer->self_attn->o_proj},
+        {"gate_proj", layer->mlp->gate_proj},   {"up_proj", layer->mlp->up_proj},
+        {"down_proj", layer->mlp->down_proj}};
+    for (auto [name, projection] : projections)
+      if (std::find(config.target_modules.begin(), config.target_modules.end(), name) != config.target_modules.end())
+        projection->add_adapter(config);
+  }
+  lora_ = config;
+}
+
+std::vector<LoraLinear> CausalLmImpl::adapted_layers() const {
+  std::vector<LoraLinear> out;
+  for (const auto& module : modules(/*include_self=*/false))
+    if (auto linear = std::dynamic_pointer_cast<LoraLinearImpl>(module); linear && linear->has_adapter())
+      out.emplace_back(linear);
+  return out;
+}
+
+void CausalLmImpl::set_adapters_enabled(bool enabled) {
+  for (auto& layer : adapted_layers()) layer->set_adapter_enabled(enabled);
+}
+
+void CausalLmImpl::merge_adapters() {
+  for (auto& layer : adapted_layers()) layer->merge();
+}
+
+void CausalLmImpl::unmerge_adapters() {
+  for (auto& layer : adapted_layers()) layer->unmerge();
+}
+
+namespace {
+bool is_lora_name(const std::string& name) {
+  return name.find(".lora_A.") != std::string::npos || name.find(".lora_B.") != std::string::npos;
+}
+}  // namespace
+
+void CausalLmImpl::freeze_base() {
+  for (auto& item : named_parameters()) item.value().requires_grad_(is_lora_name(item.key()));
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> CausalLmImpl::named_lora_parameters() const {
+  std::vector<std::pair<std::string, torch::Tensor>> out;
+  for (const auto& item : named_parameters())
+    if (is_lora_name(item.key())) out.emplace_back(item.key(), item.value());
+  return out;
+}
+
+}  // namespace falcon::model

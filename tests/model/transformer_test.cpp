@@ -1,0 +1,253 @@
+#include "falcon/model/transformer.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "falcon/core/error.h"
+#include <set>
+#include <string>
+#include <vector>
+
+namespace falcon::model {
+namespace {
+
+ModelConfig tiny_config() {
+  ModelConfig c;
+  c.vocab_size = 61;
+  c.hidden_size = 32;
+  c.intermediate_size = 48;
+  c.num_hidden_layers = 2;
+  c.num_attention_heads = 4;
+  c.num_key_value_heads = 2;  // grouped-query attention
+  c.attention_bias = true;
+  return c;
+}
+
+double max_abs_diff(const torch::Tensor& a, const torch::Tensor& b) {
+  return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
+}
+
+torch::Tensor ids(const std::vector<std::int64_t>& v) { return torch::tensor(v, torch::kInt64); }
+
+TEST(Transformer, ParameterNamesAreHuggingFaceKeys) {
+  auto config = tiny_config();
+  config.num_hidden_layers = 1;
+  CausalLm model(config);
+  std::set<std::string> names;
+  for (const auto& p : model->named_parameters()) names.insert(p.key());
+  const std::set<std::string> expected = {
+      "model.embed_tokens.weight",
+      "model.layers.0.input_layernorm.weight",
+      "model.layers.0.self_attn.q_proj.weight",
+      "model.layers.0.self_attn.q_proj.bias",
+      "model.layers.0.self_attn.k_proj.weight",
+      "model.layers.0.self_attn.k_proj.bias",
+      "model.layers.0.self_attn.v_proj.weight",
+      "model.layers.0.self_attn.v_proj.bias",
+      "model.layers.0.self_attn.o_proj.weight",
+      "model.layers.0.post_attention_layernorm.weight",
+      "model.layers.0.mlp.gate_proj.weight",
+      "model.layers.0.mlp.up_proj.weight",
+      "model.layers.0.mlp.down_proj.weight",
+      "model.norm.weight",
+      "lm_head.weight",
+  };
+  EXPECT_EQ(names, expected);
+  EXPECT_EQ(model->named_buffers().size(), 0u);  // HF's rotary inv_freq is not persistent either
+
+  std::int64_t count = 0;
+  for (const auto& p : model->parameters()) count += p.numel();
+  EXPECT_EQ(count, config.parameter_count());
+
+  config.tie_word_embeddings = true;
+  CausalLm tied(config);
+  for (const auto& p : tied->named_parameters()) EXPECT_NE(p.key(), "lm_head.weight");
+  count = 0;
+  for (const auto& p : tied->parameters()) count += p.numel();
+  EXPECT_EQ(count, config.parameter_count());
+}
+
+TEST(Transformer, RightPaddingLeavesEarlierLogitsUnchanged) {
+  torch::manual_seed(1);
+  CausalLm model(tiny_config());
+  torch::NoGradGuard no_grad;
+  auto short_logits = model->forward(ids({5, 9, 13}).unsqueeze(0));          // (1, 3, V)
+  auto padded_logits = model->forward(ids({5, 9, 13, 0, 0}).unsqueeze(0));  // (1, 5, V)
+  // Not bitwise: the matmul kernels block differently for T = 3 and T = 5.
+  EXPECT_LT(max_abs_diff(short_logits, padded_logits.narrow(1, 0, 3)), 1e-6);
+}
+
+// Prompts of different lengths (left-padded), N samples each with their own continuations, fed
+// to the cache one token and then several tokens at a time: every row's logits must equal a full
+// forward over that row's unpadded prompt + continuation.
+TEST(Transformer, KvCachedDecodingEqualsFullForward) {
+  torch::manual_seed(2);
+  CausalLm model(tiny_config());
+  model->eval();
+  torch::NoGradGuard no_grad;
+  const std::vector<std::vector<std::int64_t>> prompts = {{3, 7, 11, 2, 9}, {4, 1}, {8, 8, 60}};
+  const std::int64_t n = 3, steps = 6, chunk = 3, p = 5;
+  auto padded = torch::zeros({3, p}, torch::kInt64);  // (B, P) left padding with token 0
+  auto lengths = torch::zeros({3}, torch::kInt64);
+  for (int b = 0; b < 3; ++b) {
+    const auto len = static_cast<std::int64_t>(prompts[b].size());
+    padded[b].narrow(0, p - len, len).copy_(ids(prompts[b]));
+    lengths[b] = len;
+  }
+  KvCache cache;
+  auto last = model->prefill(padded, lengths, cache);  // (B, V)
+  cache.fork(n, steps + chunk);
+  auto continuation = torch::randint(1, 61, {3 * n, steps + chunk}, torch::kInt64);  // (R, S)
+
+  std::vector<torch::Tensor> cached;  // per step: (R, T, V)
+  for (std::int64_t s = 0; s < steps; ++s) cached.push_back(model->decode(continuation.narrow(1, s, 1), cache));
+  cached.push_back(model->decode(continuation.narrow(1, steps, chunk), cache));
+  auto cached_logits = torch::cat(cached, 1);  // (R, S, V)
+
+  double worst = 0.0;
+  for (std::int64_t r = 0; r < 3 * n; ++r) {
+    const auto& prompt = prompts[r / n];
+    auto full_ids = torch::cat({ids(prompt), continuation[r]}).unsqueeze(0);  // (1, len + S)
+    auto full = model->forward(full_ids).squeeze(0);                           // (len + S, V)
+    const auto len = static_cast<std::int64_t>(prompt.size());
+    worst = std::max(worst, max_abs_diff(full[len - 1], last[r / n]));
+    worst = std::max(worst, max_abs_diff(full.narrow(0, len, steps + chunk), cached_logits[r]));
+  }
+  std::printf("KV-cached vs full forward: max |diff| = %.3g over %lld rows\n", worst, static_cast<long long>(3 * n));
+  EXPECT_LT(worst, 1e-5);
+  EXPECT_EQ(cache.sample_length(), steps + chunk);
+  EXPECT_THROW(model->decode(continuation.narrow(1, 0, 1), cache), Error);  // capacity exhausted
+}
+
+TEST(Transformer, SharedPromptCacheIsStoredOnce) {
+  torch::manual_seed(3);
+  CausalLm model(tiny_config());
+  torch::NoGradGuard no_grad;
+  KvCache one, many;
+  auto prompt = torch::randint(1, 61, {1, 40}, torch::kInt64);
+  model->prefill(prompt, ids({40}), one);
+  model->prefill(prompt, ids({40}), many);
+  one.fork(1, 8);
+  many.fork(16, 8);
+  const auto kv_width = 2 * 2 * 2 * 8;  // layers * (k, v) * kv heads * head_dim: elements per token
+  EXPECT_EQ(one.bytes(), kv_width * (40 + 8) * 4);
+  EXPECT_EQ(many.bytes(), kv_width * (40 + 16 * 8) * 4);  // the 40 prompt positions once, not 16 times
+}
+
+TEST(Lora, ZeroInitialisedAdapterIsTheBaseModel) {
+  torch::manual_seed(4);
+  CausalLm model(tiny_config());
+  torch::NoGradGuard no_grad;
+  auto input = torch::randint(0, 61, {2, 7}, torch::kInt64);
+  auto base = model->forward(input);
+  model->add_lora({/*rank=*/4, /*alpha=*/8.0, /*dropout=*/0.0});
+  EXPECT_EQ(model->adapted_layers().size(), 14u);  // 7 projections x 2 layers
+  EXPECT_EQ(max_abs_diff(base, model->forward(input)), 0.0);
+  for (const auto& [name, p] : model->named_lora_parameters())
+    if (name.find("lora_B") != std::string::npos) {
+      EXPECT_EQ(p.abs().max().item<float>(), 0.0f) << name;
+    } else {
+      EXPECT_GT(p.abs().max().item<float>(), 0.0f) << name;
+    }
+}
+
+TEST(Lora, MergedEqualsUnmergedAndDisablingGivesTheBase) {
+  torch::manual_seed(5);
+  CausalLm model(tiny_config());
+  torch::NoGradGuard no_grad;
+  auto input = torch::randint(0, 61, {2, 7}, torch::kInt64);
+  auto base = model->forward(input);
+  auto q_weight = model->model->layers[0]->as<DecoderLayerImpl>()->self_attn->q_proj->weight.clone();
+  model->add_lora({/*rank=*/4, /*alpha=*/8.0, /*dropout=*/0.0, /*target_modules=*/{"q_proj", "v_proj", "down_proj"}});
+  EXPECT_EQ(model->adapted_layers().size(), 6u);
+  for (auto& [name, p] : model->named_lora_parameters()) p.normal_(0.0, 0.2);
+  auto unmerged = model->forward(input);
+  EXPECT_GT(max_abs_diff(base, unmerged), 1e-3);  // the adapter does something
+
+  model->merge_adapters();
+  auto merged = model->forward(input);
+  std::printf("merged vs unmerged: max |diff| = %.3g\n", max_abs_diff(merged, unmerged));
+  EXPECT_LT(max_abs_diff(merged, unmerged), 1e-5);
+  EXPECT_THROW(model->merge_adapters(), Error);
+  {
+    AdaptersDisabled reference(model);  // merged: the layer subtracts the adapter back out
+    EXPECT_LT(max_abs_diff(model->forward(input), base), 1e-5);
+  }
+  model->unmerge_adapters();
+  auto q_after = model->model->layers[0]->as<DecoderLayerImpl>()->self_attn->q_proj->weight;
+  EXPECT_LT(max_abs_diff(q_after, q_weight), 1e-6);
+  {
+    AdaptersDisabled reference(model);  // W + BA - BA is W up to rounding
+    EXPECT_LT(max_abs_diff(model->forward(input), base), 1e-6);
+  }
+  EXPECT_LT(max_abs_diff(model->forward(input), unmerged), 1e-6);  // the guard restored the adapters
+}
+
+TEST(Lora, FrozenBaseGivesGradientsOnlyToAdapters) {
+  torch::manual_seed(6);
+  CausalLm model(tiny_config());
+  model->add_lora({/*rank=*/2, /*alpha=*/4.0, /*dropout=*/0.1});
+  model->freeze_base();
+  model->train();
+  auto input = torch::randint(0, 61, {2, 6}, torch::kInt64);
+  auto logits = model->forward(input);  // (B, T, V)
+  auto loss = torch::nn::functional::cross_entropy(logits.reshape({-1, 61}), input.reshape({-1}));
+  loss.backward();
+  int lora_b_with_grad = 0;
+  for (const auto& p : model->named_parameters()) {
+    const bool is_lora = p.key().find(".lora_") != std::string::npos;
+    EXPECT_EQ(p.value().requires_grad(), is_lora) << p.key();
+    EXPECT_EQ(p.value().grad().defined(), is_lora) << p.key();
+    if (p.key().find(".lora_B.") != std::string::npos)
+      lora_b_with_grad += p.value().grad().abs().sum().item<double>() > 0.0;
+  }
+  EXPECT_EQ(lora_b_with_grad, 14);  // lora_A's gradient is zero while B = 0; every lora_B moves
+}
+
+// Central differences in double precision against autograd, over a sample of every parameter
+// tensor (base and adapters) of a tiny model.
+TEST(Transformer, GradientsMatchFiniteDifferencesInDouble) {
+  torch::manual_seed(7);
+  auto config = tiny_config();
+  config.tie_word_embeddings = true;
+  CausalLm model(config, torch::TensorOptions().dtype(torch::kDouble));
+  model->add_lora({/*rank=*/2, /*alpha=*/4.0, /*dropout=*/0.0});
+  {
+    torch::NoGradGuard no_grad;
+    for (auto& [name, p] : model->named_lora_parameters()) p.normal_(0.0, 0.1);
+  }
+  auto input = torch::randint(0, 61, {2, 5}, torch::kInt64);
+  auto loss_of = [&] {
+    auto logits = model->forward(input);  // (B, T, V)
+    return torch::nn::functional::cross_entropy(logits.reshape({-1, 61}), input.roll(-1, 1).reshape({-1}));
+  };
+  loss_of().backward();
+  double worst = 0.0;
+  int checked = 0;
+  for (auto& item : model->named_parameters()) {
+    auto& p = item.value();
+    auto flat = p.data().view({-1});
+    auto grad = p.grad().view({-1});
+    for (int k = 0; k < 3; ++k) {
+      const auto i = (k * 7919 + 13) % flat.numel();
+      const double original = flat[i].item<double>(), eps = 1e-5;
+      torch::NoGradGuard no_grad;
+      flat[i] = original + eps;
+      const double up = loss_of().item<double>();
+      flat[i] = original - eps;
+      const double down = loss_of().item<double>();
+      flat[i] = original;
+      const double numeric = (up - down) / (2 * eps), analytic = grad[i].item<double>();
+      // Central differences carry ~1e-10 of rounding and truncation error at eps = 1e-5.
+      const double diff = std::abs(numeric - analytic);
+      worst = std::max(worst, diff / std::max(1e-4, std::abs(analytic)));
+      EXPECT_LE(diff, 1e-9 + 1e-6 * std::abs(analytic)) << item.key() << "[" << i << "]: numeric " << numeric << " analytic " << analytic;
+      ++checked;
+    }
+  }
+  std::printf("gradient check: %d entries, max |numeric - analytic| / max(|analytic|, 1e-4) = %.3g\n", checked, worst);
+}
+
+}  // namespace
+}  // namespace falcon::model

@@ -1,0 +1,156 @@
+#include "falcon/sampling/generate.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "falcon/core/error.h"
+
+namespace falcon::sampling {
+namespace {
+
+model::ModelConfig tiny_config() {
+  model::ModelConfig c;
+  c.vocab_size = 40;
+  c.hidden_size = 32;
+  c.intermediate_size = 48;
+  c.num_hidden_layers = 2;
+  c.num_attention_heads = 4;
+  c.num_key_value_heads = 2;
+  c.max_position_embeddings = 64;
+  return c;
+}
+
+// Allows only the tokens in `allowed` (a stand-in for the grammar mask).
+class AllowOnly : public SamplerStep {
+ public:
+  explicit AllowOnly(std::set<int> allowed) : allowed_(std::move(allowed)) {}
+  std::string name() const override { return "allow_only"; }
+  bool is_mask() const override { return true; }
+  void apply(int, float* logits, int vocab) override {
+    for (int i = 0; i < vocab; ++i)
+      if (!allowed_.count(i)) logits[i] = -std::numeric_limits<float>::infinity();
+  }
+  void accept(int, int token) override { accepted_.insert(token); }
+  std::set<int> accepted_;
+
+ private:
+  std::set<int> allowed_;
+};
+
+// Greedy decoding through the cache equals greedy decoding by full forwards over the sequence.
+TEST(Generate, GreedyMatchesFullForwardDecoding) {
+  torch::manual_seed(11);
+  model::CausalLm lm(tiny_config());
+  const std::vector<std::vector<int>> prompts = {{5, 6, 7, 8, 9}, {10, 11}};
+  SamplerChain chain;
+  GenerateOptions options;
+  options.greedy = true;
+  options.max_new_tokens = 12;
+  options.eos_id = 3;
+  auto out = generate(lm, prompts, chain, options);
+  ASSERT_EQ(out.size(), 2u);
+  torch::NoGradGuard no_grad;
+  for (const auto& seq : out) {
+    std::vector<std::int64_t> ids(prompts[seq.prompt].begin(), prompts[seq.prompt].end());
+    std::vector<int> expected;
+    for (int t = 0; t < options.max_new_tokens; ++t) {
+      auto logits = lm->forward(torch::tensor(ids).unsqueeze(0)).select(1, -1).squeeze(0);  // (V,)
+      const int token = static_cast<int>(logits.argmax().item<std::int64_t>());
+      if (token == options.eos_id) break;
+      expected.push_back(token);
+      ids.push_back(token);
+    }
+    EXPECT_EQ(seq.tokens, expected) << "prompt " << seq.prompt;
+    EXPECT_EQ(seq.stop, static_cast<int>(expected.size()) == options.max_new_tokens ? StopReason::kMaxLength
+                                                                                   : StopReason::kEos);
+  }
+}
+
+TEST(Generate, SamplesDependOnTheirKeyNotOnTheBatch) {
+  torch::manual_seed(12);
+  model::CausalLm lm(tiny_config());
+  SamplerChain chain;
+  GenerateOptions options;
+  options.samples_per_prompt = 4;
+  options.max_new_tokens = 10;
+  options.seed = 99;
+  options.eos_id = -1;  // never stop early
+  options.prompt_keys = {7, 8};
+  auto both = generate(lm, {{4, 5, 6}, {9, 9, 9, 9}}, chain, options);
+  options.prompt_keys = {8};
+  auto alone = generate(lm, {{9, 9, 9, 9}}, chain, options);
+  ASSERT_EQ(both.size(), 8u);
+  ASSERT_EQ(alone.size(), 4u);
+  std::set<std::vector<int>> distinct;
+  for (int s = 0; s < 4; ++s) {
+    EXPECT_EQ(both[4 + s].tokens, alone[s].tokens) << "sample " << s;
+    EXPECT_NEAR(both[4 + s].logprob, alone[s].logprob, 1e-4);
+    distinct.insert(alone[s].tokens);
+    EXPECT_EQ(alone[s].tokens.size(), 10u);
+    EXPECT_EQ(alone[s].stop, StopReason::kMaxLength);
+  }
+  EXPECT_GT(distinct.size(), 1u);  // N samples are not copies of one another
+}
+
+TEST(Generate, MaskStepsConstrainEveryTokenAndDeadEndsStop) {
+  torch::manual_seed(13);
+  model::CausalLm lm(tiny_config());
+  SamplerChain chain = make_chain({/*temperature=*/0.7, /*top_k=*/5, /*top_p=*/0.9});
+  const std::set<int> allowed = {12, 13, 14, 3};
+  chain.insert(chain.begin(), std::make_unique<AllowOnly>(allowed));
+  auto* mask = static_cast<AllowOnly*>(chain.front().get());
+  GenerateOptions options;
+  options.samples_per_prompt = 8;
+  options.max_new_tokens = 16;
+  GenerateStats stats;
+  auto out = generate(lm, {{20, 21, 22}}, chain, options, &stats);
+  for (const auto& seq : out)
+    for (int token : seq.tokens) EXPECT_TRUE(allowed.count(token)) << token;
+  for (int token : mask->accepted_) EXPECT_TRUE(allowed.count(token));
+  EXPECT_GT(stats.generated_tokens, 0);
+  EXPECT_GT(stats.model_seconds, 0.0);
+
+  SamplerChain nothing;
+  nothing.push_back(std::make_unique<AllowOnly>(std::set<int>{}));
+  auto dead = generate(lm, {{20, 21}}, nothing, options);
+  for (const auto& seq : dead) {
+    EXPECT_EQ(seq.stop, StopReason::kDeadEnd);
+    EXPECT_TRUE(seq.tokens.empty());
+  }
+}
+
+TEST(Generate, FirstTokenFrequenciesFollowTheModel) {
+  torch::manual_seed(14);
+  model::CausalLm lm(tiny_config());
+  SamplerChain chain;
+  GenerateOptions options;
+  options.samples_per_prompt = 4000;
+  options.max_new_tokens = 1;
+  options.eos_id = -1;
+  const std::vector<int> prompt = {30, 31};
+  auto out = generate(lm, {prompt}, chain, options);
+  torch::NoGradGuard no_grad;
+  auto probs = torch::softmax(lm->forward(torch::tensor({30L, 31L}).unsqueeze(0)).select(1, -1).squeeze(0), -1);
+  std::vector<double> counts(40, 0.0);
+  for (const auto& seq : out) counts[seq.tokens.at(0)] += 1.0;
+  for (int v = 0; v < 40; ++v) {
+    const double p = probs[v].item<double>();
+    const double sd = std::sqrt(p * (1 - p) / 4000.0);
+    EXPECT_NEAR(counts[v] / 4000.0, p, 5 * sd + 1e-3) << "token " << v;
+  }
+}
+
+TEST(Generate, RejectsPromptsThatDoNotFit) {
+  model::CausalLm lm(tiny_config());
+  SamplerChain chain;
+  GenerateOptions options;
+  options.max_new_tokens = 60;
+  EXPECT_THROW(generate(lm, {std::vector<int>(10, 5)}, chain, options), Error);
+  EXPECT_THROW(generate(lm, {std::vector<int>{}}, chain, options), Error);
+}
+
+}  // namespace
+}  // namespace falcon::sampling
