@@ -176,8 +176,8 @@ void load_adapters(const std::string& dir, const NamedTensors& lora_parameters, 
     throw Error(config_path + ": field 'r' = " + std::to_string(adapter.config.rank) + " but the model's LoRA rank is " +
                 std::to_string(config.rank) + " (set the LoRA rank to match the adapter)");
   if (std::abs(adapter.config.alpha - config.alpha) > 1e-9 * std::max(1.0, std::abs(config.alpha)))
-    throw Error(config_path + ": field 'lora_alpha' = " + std::to_string(adapter.config.alpha) +
-                " but the model's LoRA alpha is " + std::to_string(config.alpha) + " (scaling alpha/r would differ)");
+    throw Error(config_path + ": field 'lora_alpha' = " + json(adapter.config.alpha).dump() +
+                " but the model's LoRA alpha is " + json(config.alpha).dump() + " (scaling alpha/r would differ)");
   if (as_set(adapter.config.target_modules) != as_set(config.target_modules))
     throw Error(config_path + ": field 'target_modules' = " + list_text(adapter.config.target_modules) +
                 " but the model adapts " + list_text(config.target_modules));
@@ -187,6 +187,7 @@ void load_adapters(const std::string& dir, const NamedTensors& lora_parameters, 
   LoadOptions options;
   options.ignore_unexpected.clear();
   options.source = path_in(dir, kWeightsFile) + " (names without '" + std::string(kPeftPrefix) + "')";
+  options.hint = "The adapter was trained for a model of another shape: load it into the model it was made for.";
   load_into(targets, adapter.tensors, options);
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <filesystem>
 #include <regex>
@@ -11,7 +12,6 @@
 #include "falcon/core/atomic_file.h"
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
-#include "falcon/core/strings.h"
 #include "falcon/model/adamw_state.h"
 #include "falcon/model/json_file.h"
 #include "falcon/model/state_dict.h"
@@ -205,7 +205,8 @@ std::string find_checkpoint(const std::string& dir_or_root) {
   if (fs::is_regular_file(path_in(dir_or_root, kManifestFile), ec)) return dir_or_root;
   const std::string latest = path_in(dir_or_root, kLatestFile);
   if (fs::is_regular_file(latest, ec)) {
-    const std::string name = trim(read_file(latest));
+    std::string name = read_file(latest);
+    while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
     if (step_of(name) < 0) throw Error(latest + ": expected 'step_<N>', found '" + name.substr(0, 64) + "'");
     const std::string dir = path_in(dir_or_root, name);
     if (!fs::is_directory(dir, ec)) throw Error(latest + ": names '" + name + "', which does not exist");
@@ -252,6 +253,7 @@ std::string save_checkpoint(const std::string& root, const CheckpointData& data,
 LoadedCheckpoint load_checkpoint(const std::string& dir_or_root, torch::nn::Module& module,
                                  torch::optim::AdamW* optimizer, const CheckpointLoadOptions& options) {
   const std::string dir = find_checkpoint(dir_or_root);
+  if (dir.empty() && step_of(fs::path(dir_or_root).filename().string()) >= 0) read_manifest(dir_or_root);  // names what is missing
   if (dir.empty()) throw Error(dir_or_root + ": no checkpoint here (no checkpoint.json, no 'latest', no step_<N>/)");
   const Manifest manifest = read_manifest(dir);
 
@@ -262,6 +264,11 @@ LoadedCheckpoint load_checkpoint(const std::string& dir_or_root, torch::nn::Modu
   LoadOptions check;
   check.ignore_unexpected.clear();
   check.source = model_path;
+  check.hint = manifest.weights == CheckpointWeights::kAll
+                   ? "The checkpoint was written for another model: compare its config.yaml with the run's model "
+                     "section."
+                   : "The checkpoint holds the trainable parameters of another setup: use the same model, LoRA and "
+                     "freezing settings as when it was saved.";
   check_tensors(targets, weights, check);
 
   AdamWStateDict optimizer_state;

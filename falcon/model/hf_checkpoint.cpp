@@ -221,6 +221,7 @@ HfCheckpoint read_hf_checkpoint(const std::string& dir) {
   drop_tied_lm_head(out.weights, out.config, source);
   LoadOptions check;
   check.source = source + " (against " + config_path + ")";
+  check.hint = "config.json and the weights disagree: the files are damaged, or config.json belongs to another model.";
   for (const auto& name : check_tensors(expected_tensors(out.config), out.weights, check).ignored)
     out.weights.erase(name);
 
@@ -237,12 +238,9 @@ void write_hf_checkpoint(const std::string& dir, const ModelConfig& config, cons
   LoadOptions check;
   check.ignore_unexpected.clear();
   check.source = "write_hf_checkpoint(" + dir + ")";
-  try {
-    check_tensors(expected_tensors(config), weights, check);
-  } catch (const Error& e) {
-    throw Error(std::string(e.what()) + " (LoRA adapters: merge them and drop the lora_ tensors, or save them "
-                                        "with save_adapters)");
-  }
+  check.hint = "The weights must be exactly the model's HF parameters (LoRA adapters: merge them and drop the "
+               "lora_ tensors, or save them with save_adapters).";
+  check_tensors(expected_tensors(config), weights, check);
 
   std::error_code ec;
   if (!fs::exists(dir, ec)) {

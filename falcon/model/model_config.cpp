@@ -1,6 +1,7 @@
 #include "falcon/model/model_config.h"
 
 #include <cmath>
+#include <cstdio>
 
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
@@ -9,6 +10,13 @@ namespace falcon::model {
 namespace {
 
 const char* const kDtypes[] = {"float32", "bfloat16", "float16"};
+
+// Shortest text of a double ("1e-05", "0.5"), for messages.
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 std::string key_path(const std::string& section, const std::string& key) {
   return section.empty() ? key : section + "." + key;
@@ -42,9 +50,9 @@ void ModelConfig::validate(const std::string& where) const {
     throw fail("hidden_size", "/ num_attention_heads = head_dim " + std::to_string(head_dim()) +
                                   " is odd; rotary embeddings rotate pairs, so it must be even");
   if (!(rope_theta > 1.0) || !std::isfinite(rope_theta))
-    throw fail("rope_theta", "= " + std::to_string(rope_theta) + " must be a finite number > 1");
+    throw fail("rope_theta", "= " + number(rope_theta) + " must be a finite number > 1");
   if (!(rms_norm_eps > 0.0) || !(rms_norm_eps < 1.0))
-    throw fail("rms_norm_eps", "= " + std::to_string(rms_norm_eps) + " must be in (0, 1)");
+    throw fail("rms_norm_eps", "= " + number(rms_norm_eps) + " must be in (0, 1)");
   bool known_dtype = false;
   for (const char* d : kDtypes) known_dtype = known_dtype || torch_dtype == d;
   if (!known_dtype) throw fail("torch_dtype", "= '" + torch_dtype + "' is not one of float32, bfloat16, float16");

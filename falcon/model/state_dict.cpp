@@ -89,8 +89,7 @@ LoadReport check_tensors(const TensorMap& expected, const TensorMap& tensors, co
     append_list(msg, "missing from the file", missing);
     append_list(msg, "not in the model", unexpected);
     append_list(msg, "shape or dtype mismatch", mismatched);
-    msg += "\n  The file was written for a different model: check that the model settings (config.json or the "
-           "model section) match it, or list names to skip in LoadOptions (ignore_unexpected / allow_missing).";
+    msg += "\n  " + options.hint;
     throw Error(msg);
   }
   return report;

@@ -23,6 +23,10 @@ struct LoadOptions {
   std::vector<std::string> allow_missing;
   // Names the source in error messages ("checkpoints/step_100/model.safetensors").
   std::string source = "tensors";
+  // The last line of the error: what to do about a mismatch.
+  std::string hint =
+      "The file was written for a different model: check that the model settings (config.json or the model "
+      "section) match it, or list names to skip in LoadOptions (ignore_unexpected / allow_missing).";
 };
 
 struct LoadReport {

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -44,11 +46,13 @@ inline std::string read_text(const std::string& path) {
 }
 
 // Runs `f`, expects one falcon::Error whose message contains every needle; returns the message.
+// SHOW_ERRORS=1 in the environment prints every message, to review their wording.
 inline std::string expect_error(const std::function<void()>& f, const std::vector<std::string>& needles) {
   try {
     f();
   } catch (const falcon::Error& e) {
     const std::string msg = e.what();
+    if (std::getenv("SHOW_ERRORS")) std::printf("ERR: %s\n", msg.c_str());
     for (const auto& n : needles) EXPECT_NE(msg.find(n), std::string::npos) << "missing '" << n << "' in: " << msg;
     return msg;
   }
