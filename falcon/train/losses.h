@@ -1,0 +1,35 @@
+#pragma once
+// Training losses as pure functions of log-probabilities, so each is checked against
+// hand-computed values. Shapes: B sequences, T positions, V vocabulary, P preference pairs.
+#include "falcon/core/torch/shim.h"
+
+namespace falcon::train {
+
+// log pi(target_t | prefix) for every position: logits (B, T, V), targets (B, T) -> (B, T).
+torch::Tensor token_logprobs(const torch::Tensor& logits, const torch::Tensor& targets);
+// Sum over the positions where mask (B, T) is 1: (B,). With normalise, divided by the count
+// (length-normalised log-probability).
+torch::Tensor sequence_logprobs(const torch::Tensor& token_logp, const torch::Tensor& mask, bool normalise = false);
+
+// SFT: mean negative log-likelihood over the masked (solution) tokens of the whole batch.
+torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask);
+
+// BOPO (Definition 3.6): -sum_p c_p * log sigmoid(beta * s_p), s_p = logp_winner - logp_loser
+// (minus the same difference under the reference policy when given: DPO-style anchoring).
+// coefficients (P,) carry w_i / (K'-1) / instances, so the sum is the paper's expectation.
+torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
+                        const torch::Tensor& coefficients, double beta,
+                        const torch::Tensor& ref_winner = {}, const torch::Tensor& ref_loser = {});
+
+// DPO (Rafailov et al. 2023): mean_p -log sigmoid(beta * ((w - ref_w) - (l - ref_l))).
+torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
+                       const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta);
+
+// GRPO on-policy (one update per batch, so the clipped ratio is 1 and only its gradient
+// matters): -mean_i [ mean_t A_i * exp(lp - sg(lp)) - kl_coef * KL_t ], KL_t the k3 estimator
+// exp(ref - lp) - (ref - lp) - 1 when ref_token_logp is given. token_logp, mask,
+// ref_token_logp: (B, T); advantages: (B,).
+torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, const torch::Tensor& advantages,
+                        const torch::Tensor& ref_token_logp = {}, double kl_coef = 0.0);
+
+}  // namespace falcon::train

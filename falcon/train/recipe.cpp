@@ -1,0 +1,154 @@
+#include "falcon/train/recipe.h"
+
+#include "falcon/core/error.h"
+
+namespace falcon::train {
+namespace {
+
+std::string at(const Config& config, const std::string& path) { return config.source() + ": " + path; }
+
+void require(bool ok, const Config& config, const std::string& path, const std::string& what) {
+  if (!ok) throw Error(at(config, path) + " " + what);
+}
+
+RolloutSpec read_rollout(Config& c, const std::string& base) {
+  RolloutSpec r;
+  r.samples_per_instance = static_cast<int>(c.get_int(base + "samples_per_instance", r.samples_per_instance));
+  require(r.samples_per_instance >= 2, c, base + "samples_per_instance", "must be at least 2 (pairs need two samples)");
+  r.temperature = c.get_double(base + "temperature", r.temperature);
+  require(r.temperature > 0, c, base + "temperature", "must be > 0 for sampling");
+  r.top_k = static_cast<int>(c.get_int(base + "top_k", r.top_k));
+  r.top_p = c.get_double(base + "top_p", r.top_p);
+  require(r.top_p > 0 && r.top_p <= 1, c, base + "top_p", "must be in (0, 1]");
+  r.grammar = c.get_bool(base + "grammar", r.grammar);
+  r.semantic_mask = c.get_bool(base + "semantic_mask", r.semantic_mask);
+  r.repair = c.get_bool(base + "repair", r.repair);
+  r.max_new_tokens = static_cast<int>(c.get_int(base + "max_new_tokens", r.max_new_tokens));
+  require(r.max_new_tokens >= 0, c, base + "max_new_tokens", "must be >= 0 (0 = sized from the instance)");
+  return r;
+}
+
+StageSpec read_stage(Config& c, int index) {
+  const std::string base = "stages[" + std::to_string(index) + "].";
+  StageSpec s;
+  s.kind = stage_kind_from_string(c.get_string(base + "type"), at(c, base + "type"));
+  s.name = c.get_string(base + "name", to_string(s.kind));
+  s.steps = c.get_int(base + "steps", 0);
+  require(s.steps >= 0, c, base + "steps", "must be >= 0");
+  if (s.kind == StageKind::kSft) {
+    s.epochs = c.get_double(base + "epochs", s.steps > 0 ? 0.0 : 1.0);
+    require(s.steps > 0 || s.epochs > 0, c, base + "epochs", "or steps must be positive");
+  } else {
+    require(s.steps > 0, c, base + "steps", "must be positive for a sampling stage");
+  }
+  s.batch_size = static_cast<int>(c.get_int(base + "batch_size", s.kind == StageKind::kSft ? 16 : 8));
+  require(s.batch_size >= 1, c, base + "batch_size", "must be at least 1");
+  s.grad_accum = static_cast<int>(c.get_int(base + "grad_accum", 1));
+  require(s.grad_accum >= 1, c, base + "grad_accum", "must be at least 1");
+  s.lr.peak = c.get_double(base + "lr", s.kind == StageKind::kSft ? 1e-3 : 1e-5);
+  require(s.lr.peak > 0, c, base + "lr", "must be positive");
+  s.lr.warmup_steps = c.get_int(base + "warmup_steps", 0);
+  require(s.lr.warmup_steps >= 0, c, base + "warmup_steps", "must be >= 0");
+  s.lr.kind = schedule_kind_from_string(c.get_string(base + "schedule", "cosine"), at(c, base + "schedule"));
+  s.lr.min_ratio = c.get_double(base + "min_lr_ratio", 0.1);
+  require(s.lr.min_ratio >= 0 && s.lr.min_ratio <= 1, c, base + "min_lr_ratio", "must be in [0, 1]");
+  s.weight_decay = c.get_double(base + "weight_decay", 0.0);
+  s.grad_clip = c.get_double(base + "grad_clip", 1.0);
+  require(s.grad_clip >= 0, c, base + "grad_clip", "must be >= 0 (0 = off)");
+
+  s.lora.rank = static_cast<int>(c.get_int(base + "lora.rank", s.kind == StageKind::kSft ? 0 : 16));
+  require(s.lora.rank >= 0, c, base + "lora.rank", "must be >= 0 (0 = full fine-tuning)");
+  s.lora.alpha = c.get_double(base + "lora.alpha", s.lora.rank > 0 ? s.lora.rank : 16.0);
+  s.lora.dropout = c.get_double(base + "lora.dropout", 0.0);
+  require(s.lora.dropout >= 0 && s.lora.dropout < 1, c, base + "lora.dropout", "must be in [0, 1)");
+  if (c.has(base + "lora.target_modules")) s.lora.target_modules = c.get_string_list(base + "lora.target_modules");
+
+  if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.");
+  if (s.kind == StageKind::kBopo || s.kind == StageKind::kDpo) {
+    s.beta = c.get_double(base + "beta", 0.1);
+    require(s.beta > 0, c, base + "beta", "must be positive");
+  }
+  if (s.kind == StageKind::kBopo) {
+    s.reference = c.get_string(base + "reference", "none");
+    require(s.reference == "none" || s.reference == "adapters", c, base + "reference",
+            "must be 'none' (the paper: s = log pi(y*) - log pi(y_i)) or 'adapters' (margin against adapters disabled)");
+    s.length_normalise = c.get_bool(base + "length_normalise", false);
+    s.sft_weight = c.get_double(base + "sft_weight", 0.0);
+    require(s.sft_weight >= 0, c, base + "sft_weight", "must be >= 0");
+    s.anchor_on_label = c.get_bool(base + "anchor_on_label", false);
+  }
+  if (s.kind == StageKind::kDpo) s.reference = "adapters";
+  if ((s.kind == StageKind::kBopo && s.reference == "adapters") || s.kind == StageKind::kDpo)
+    require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0: the reference policy is the model with adapters disabled");
+  if (s.kind == StageKind::kGrpo || s.kind == StageKind::kFoarl) {
+    s.kl_coef = c.get_double(base + "kl_coef", 0.0);
+    require(s.kl_coef >= 0, c, base + "kl_coef", "must be >= 0");
+    if (s.kl_coef > 0) require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0 for the KL term's reference policy");
+  }
+  return s;
+}
+
+}  // namespace
+
+StageKind stage_kind_from_string(const std::string& name, const std::string& where) {
+  if (name == "sft") return StageKind::kSft;
+  if (name == "bopo") return StageKind::kBopo;
+  if (name == "grpo") return StageKind::kGrpo;
+  if (name == "foarl") return StageKind::kFoarl;
+  if (name == "dpo") return StageKind::kDpo;
+  throw Error(where + ": unknown stage type '" + name + "' (use sft, bopo, grpo, foarl or dpo)");
+}
+
+std::string to_string(StageKind kind) {
+  switch (kind) {
+    case StageKind::kSft: return "sft";
+    case StageKind::kBopo: return "bopo";
+    case StageKind::kGrpo: return "grpo";
+    case StageKind::kFoarl: return "foarl";
+    case StageKind::kDpo: return "dpo";
+  }
+  return "?";
+}
+
+Recipe read_recipe(Config& c) {
+  Recipe r;
+  r.source = c.source();
+  r.seed = c.get_uint("seed", 1);
+  r.output_dir = c.get_string("output_dir");
+  r.threads = static_cast<int>(c.get_int("threads", 0));
+  r.device = c.get_string("device", "cpu");
+
+  r.tokenizer.path = c.get_string("tokenizer.path", "");
+  r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));
+  require(r.tokenizer.vocab_size >= 300, c, "tokenizer.vocab_size", "must be at least 300 (256 byte pieces + specials)");
+  r.tokenizer.numbers = c.get_string("tokenizer.numbers", "plain");
+  require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits", c, "tokenizer.numbers",
+          "must be plain or split_digits");
+
+  r.data.config = c.get_string("data.config");
+  if (c.has("data.overrides")) r.data.overrides = c.get_string_list("data.overrides");
+  r.data.train_split = c.get_string("data.train_split", "train");
+  r.data.eval_split = c.get_string("data.eval_split", "test");
+  r.data.max_prompt_tokens = static_cast<int>(c.get_int("data.max_prompt_tokens", 1024));
+
+  const int n_stages = c.list_size("stages");
+  if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");
+  for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i));
+
+  r.adam_beta1 = c.get_double("optimizer.beta1", 0.9);
+  r.adam_beta2 = c.get_double("optimizer.beta2", 0.999);
+  r.adam_eps = c.get_double("optimizer.eps", 1e-8);
+  r.checkpoint_every = c.get_int("checkpoint.every", 0);
+  require(r.checkpoint_every >= 0, c, "checkpoint.every", "must be >= 0 (0 = end of each stage only)");
+  r.keep_last = static_cast<int>(c.get_int("checkpoint.keep_last", 2));
+  require(r.keep_last >= 1, c, "checkpoint.keep_last", "must be at least 1");
+  r.log_every = static_cast<int>(c.get_int("logging.every", 10));
+  require(r.log_every >= 1, c, "logging.every", "must be at least 1");
+  r.eval.instances = static_cast<int>(c.get_int("eval.instances", 50));
+  r.eval.samples = static_cast<int>(c.get_int("eval.samples", 8));
+  r.eval.temperature = c.get_double("eval.temperature", 0.7);
+  require(r.eval.samples >= 1, c, "eval.samples", "must be at least 1");
+  return r;
+}
+
+}  // namespace falcon::train

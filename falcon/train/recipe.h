@@ -1,0 +1,96 @@
+#pragma once
+// A training recipe: one YAML file, sections model, tokenizer, data, stages, optimizer,
+// checkpoint, logging, eval, distributed, seed, output_dir (docs/training.md lists every key).
+// Reading is strict: unknown keys, wrong types and impossible values are errors naming the key
+// path; every default that was used is recorded so the resolved YAML can be written next to
+// each checkpoint.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "falcon/core/config.h"
+#include "falcon/model/lora.h"
+#include "falcon/train/lr_schedule.h"
+
+namespace falcon::train {
+
+enum class StageKind { kSft, kBopo, kGrpo, kFoarl, kDpo };
+StageKind stage_kind_from_string(const std::string& name, const std::string& where);
+std::string to_string(StageKind kind);
+inline bool samples_policy(StageKind k) { return k != StageKind::kSft; }
+
+// How a stage samples from the current policy (BOPO, GRPO, FOARL, DPO).
+struct RolloutSpec {
+  int samples_per_instance = 8;   // K
+  double temperature = 1.0;
+  int top_k = 0;
+  double top_p = 1.0;
+  bool grammar = true;            // grammar-constrained decoding
+  bool semantic_mask = false;     // beyond the paper: visited / capacity / budget / adjacency masks
+  bool repair = false;            // repair infeasible samples before scoring (they then count as feasible)
+  int max_new_tokens = 0;         // 0 = sized from the instance (grammar's longest sensible output)
+};
+
+struct StageSpec {
+  std::string name;
+  StageKind kind = StageKind::kSft;
+  std::int64_t steps = 0;         // optimizer steps; 0 = from epochs (SFT)
+  double epochs = 1.0;            // SFT only, when steps = 0
+  int batch_size = 16;            // SFT: sequences; sampling stages: instances per step
+  int grad_accum = 1;
+  LrSchedule lr;                  // peak, warmup, kind, min ratio (total set at run time)
+  double weight_decay = 0.0;
+  double grad_clip = 1.0;         // 0 = off
+  model::LoraConfig lora;         // rank 0 = full fine-tuning
+  RolloutSpec rollout;
+  // BOPO (Definition 3.6) and its documented options; the paper's reading is the default.
+  double beta = 0.1;
+  std::string reference = "none";  // none | adapters (DPO-style margin against adapters disabled)
+  bool length_normalise = false;
+  double sft_weight = 0.0;         // + sft_weight * NLL(y*) per token
+  bool anchor_on_label = false;    // use the reference label as y* when it beats every sample
+  // GRPO / FOARL
+  double kl_coef = 0.0;
+};
+
+struct TokenizerSpec {
+  std::string path;               // an existing tokenizer.model; empty = train one into output_dir
+  int vocab_size = 2000;
+  std::string numbers = "plain";  // plain | split_digits
+};
+
+struct DataSpec {
+  std::string config;                  // a falcon_datagen YAML (configs/data/<p>.yaml)
+  std::vector<std::string> overrides;  // key=value applied to it
+  std::string train_split = "train";
+  std::string eval_split = "test";
+  int max_prompt_tokens = 1024;        // longer prompts are skipped (counted, reported)
+};
+
+struct EvalSpec {
+  int instances = 50;     // from data.eval_split; 0 = skip
+  int samples = 8;        // best of N (repair on)
+  double temperature = 0.7;
+};
+
+struct Recipe {
+  std::string source;       // the YAML file
+  std::string output_dir;
+  std::uint64_t seed = 1;
+  TokenizerSpec tokenizer;
+  DataSpec data;
+  std::vector<StageSpec> stages;
+  double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_eps = 1e-8;
+  std::int64_t checkpoint_every = 0;  // optimizer steps; 0 = only at the end of each stage
+  int keep_last = 2;
+  int log_every = 10;
+  EvalSpec eval;
+  int threads = 0;          // intra-op threads, 0 = all cores
+  std::string device = "cpu";
+};
+
+// Reads every section except `model` (the model reader takes that one); the caller runs
+// config.check_unused() once both have read. Throws falcon::Error naming the key path.
+Recipe read_recipe(Config& config);
+
+}  // namespace falcon::train

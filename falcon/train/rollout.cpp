@@ -1,0 +1,54 @@
+#include "falcon/train/rollout.h"
+
+#include <algorithm>
+
+namespace falcon::train {
+
+std::string detokenize(const text::Tokenizer& tokenizer, const std::vector<int>& tokens) {
+  std::string text;
+  for (int t : tokens) text += tokenizer.token_bytes(t);
+  return text;
+}
+
+std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                                const std::vector<RolloutItem>& items, const RolloutOptions& options,
+                                                const MaskFactory& masks, sampling::GenerateStats* stats) {
+  if (items.empty()) return {};
+  const int k = options.samples_per_item;
+  std::vector<std::vector<int>> prompts;
+  sampling::GenerateOptions generate_options;
+  generate_options.samples_per_prompt = k;
+  generate_options.greedy = options.greedy;
+  generate_options.seed = options.seed;
+  generate_options.eos_id = tokenizer.eos_id();
+  generate_options.pad_id = tokenizer.pad_id();
+  generate_options.max_new_tokens = 1;
+  for (const auto& item : items) {
+    prompts.push_back(item.prompt);
+    generate_options.prompt_keys.push_back(item.key);
+    generate_options.max_new_tokens = std::max(generate_options.max_new_tokens, item.max_new_tokens);
+  }
+  auto chain = sampling::make_chain(options.sampling, masks ? masks(items, k) : sampling::SamplerChain{});
+  auto sequences = sampling::generate(model, prompts, chain, generate_options, stats);
+
+  std::vector<std::vector<RolloutSample>> out(items.size());
+  for (auto& seq : sequences) {
+    const auto& item = items[seq.prompt];
+    RolloutSample sample;
+    sample.tokens = std::move(seq.tokens);
+    sample.stop = seq.stop;
+    sample.text = detokenize(tokenizer, sample.tokens);
+    sample.outcome = eval::score_sample(*item.problem, *item.instance, sample.text, options.repair);
+    if (sample.outcome.repaired) {
+      sample.train_tokens = tokenizer.encode(item.problem->format(*item.instance, sample.outcome.solution));
+      sample.train_tokens.push_back(tokenizer.eos_id());
+    } else {
+      sample.train_tokens = sample.tokens;
+      if (sample.stop == sampling::StopReason::kEos) sample.train_tokens.push_back(tokenizer.eos_id());
+    }
+    out[seq.prompt].push_back(std::move(sample));
+  }
+  return out;
+}
+
+}  // namespace falcon::train

@@ -1,0 +1,56 @@
+#pragma once
+// Sampling from the current policy for training (BOPO, GRPO, FOARL, DPO) and scoring every
+// sample: K samples per instance through the sampler chain (grammar / semantic masks from a
+// factory, then temperature, top-k, top-p), decoded to text, parsed, optionally repaired, scored.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "falcon/eval/sample_outcome.h"
+#include "falcon/model/transformer.h"
+#include "falcon/sampling/generate.h"
+#include "falcon/text/tokenizer.h"
+
+namespace falcon::train {
+
+struct RolloutItem {
+  const problems::Problem* problem = nullptr;
+  std::shared_ptr<const problems::Instance> instance;
+  std::vector<int> prompt;                    // BOS + prompt tokens
+  std::optional<double> reference_objective;  // the label's objective, when known
+  std::vector<int> reference_tokens;          // the label's solution tokens + EOS, when known
+  int max_new_tokens = 256;
+  std::uint64_t key = 0;                      // stable sample streams (instance id)
+};
+
+struct RolloutOptions {
+  int samples_per_item = 8;
+  sampling::SamplingConfig sampling;
+  bool greedy = false;
+  bool repair = false;          // repair infeasible samples; training then uses the repaired text
+  std::uint64_t seed = 0;
+};
+
+struct RolloutSample {
+  std::vector<int> tokens;      // what the policy generated (no EOS)
+  sampling::StopReason stop = sampling::StopReason::kMaxLength;
+  std::string text;
+  eval::SampleOutcome outcome;
+  std::vector<int> train_tokens;  // the sequence to score: generated tokens (+ EOS when it ended),
+                                  // or the repaired solution's text + EOS when repair changed it
+};
+
+// Builds the mask steps for one batch (row r = sample r % K of items[r / K]); empty = no masks.
+using MaskFactory = std::function<sampling::SamplerChain(const std::vector<RolloutItem>& items, int samples_per_item)>;
+
+// Returns samples grouped per item: result[i][k].
+std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                                const std::vector<RolloutItem>& items, const RolloutOptions& options,
+                                                const MaskFactory& masks, sampling::GenerateStats* stats = nullptr);
+
+// Concatenated token bytes (exactly the text the grammar saw).
+std::string detokenize(const text::Tokenizer& tokenizer, const std::vector<int>& tokens);
+
+}  // namespace falcon::train

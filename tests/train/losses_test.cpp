@@ -1,0 +1,75 @@
+#include "falcon/train/losses.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace falcon::train {
+namespace {
+
+double log_sigmoid(double x) { return -std::log1p(std::exp(-x)); }
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+torch::Tensor vec(std::initializer_list<double> v) { return torch::tensor(std::vector<double>(v), torch::kDouble); }
+
+TEST(Losses, TokenAndSequenceLogprobs) {
+  // One sequence, two positions, vocabulary 3.
+  auto logits = torch::tensor({{{0.0, 1.0, 2.0}, {1.0, 1.0, 1.0}}}, torch::kDouble);  // (1, 2, 3)
+  auto targets = torch::tensor({{2L, 0L}});                                         // (1, 2)
+  auto lp = token_logprobs(logits, targets);
+  const double z = std::log(1 + std::exp(1.0) + std::exp(2.0));
+  EXPECT_NEAR(lp[0][0].item<double>(), 2.0 - z, 1e-6);
+  EXPECT_NEAR(lp[0][1].item<double>(), -std::log(3.0), 1e-6);
+  auto mask = torch::tensor({{0.0, 1.0}});
+  EXPECT_NEAR(sequence_logprobs(lp, mask)[0].item<double>(), -std::log(3.0), 1e-6);
+  auto both = torch::ones({1, 2});
+  EXPECT_NEAR(sequence_logprobs(lp, both, /*normalise=*/true)[0].item<double>(), (2.0 - z - std::log(3.0)) / 2, 1e-6);
+  EXPECT_NEAR(sft_loss(lp, both).item<double>(), -(2.0 - z - std::log(3.0)) / 2, 1e-6);
+}
+
+TEST(Losses, BopoMatchesHandComputedValueAndGradient) {
+  auto winner = vec({-1.0, -2.0}).requires_grad_(true);
+  auto loser = vec({-3.0, -2.5}).requires_grad_(true);
+  auto coeff = vec({0.25, 0.75});
+  const double beta = 0.1;
+  auto loss = bopo_loss(winner, loser, coeff, beta);
+  EXPECT_NEAR(loss.item<double>(), -(0.25 * log_sigmoid(0.2) + 0.75 * log_sigmoid(0.05)), 1e-12);
+  loss.backward();
+  // d/dw [-c log sigma(beta (w - l))] = -c beta sigma(-beta (w - l))
+  EXPECT_NEAR(winner.grad()[0].item<double>(), -0.25 * beta * sigmoid(-0.2), 1e-12);
+  EXPECT_NEAR(loser.grad()[1].item<double>(), 0.75 * beta * sigmoid(-0.05), 1e-12);
+
+  // With a reference: margins shift by the reference's own margins.
+  auto ref_w = vec({-1.5, -2.0}), ref_l = vec({-2.5, -3.0});
+  auto anchored = bopo_loss(winner.detach(), loser.detach(), coeff, beta, ref_w, ref_l);
+  EXPECT_NEAR(anchored.item<double>(), -(0.25 * log_sigmoid(0.1 * (2.0 - 1.0)) + 0.75 * log_sigmoid(0.1 * (0.5 - 1.0))),
+              1e-12);
+}
+
+TEST(Losses, DpoMatchesHandComputedValue) {
+  auto loss = dpo_loss(vec({-1.0}), vec({-2.0}), vec({-1.2}), vec({-1.9}), 0.5);
+  EXPECT_NEAR(loss.item<double>(), -log_sigmoid(0.5 * ((-1.0 + 1.2) - (-2.0 + 1.9))), 1e-12);
+}
+
+TEST(Losses, GrpoIsAdvantageWeightedPolicyGradient) {
+  auto lp = torch::tensor({{-1.0, -2.0, -0.5}, {-0.3, -0.7, -9.0}}, torch::kDouble).requires_grad_(true);  // (2, 3)
+  auto mask = torch::tensor({{1.0, 1.0, 1.0}, {1.0, 1.0, 0.0}}, torch::kDouble);
+  auto adv = vec({1.0, -1.0});
+  auto loss = grpo_loss(lp, mask, adv);
+  EXPECT_NEAR(loss.item<double>(), 0.0, 1e-12);  // -mean(A) with ratio 1
+  loss.backward();
+  // d loss / d lp[i][t] = -A_i / (|o_i| * B)
+  EXPECT_NEAR(lp.grad()[0][0].item<double>(), -1.0 / 3 / 2, 1e-12);
+  EXPECT_NEAR(lp.grad()[1][1].item<double>(), 1.0 / 2 / 2, 1e-12);
+  EXPECT_EQ(lp.grad()[1][2].item<double>(), 0.0);
+
+  // k3 KL: zero when the policy equals the reference, positive otherwise.
+  auto same = grpo_loss(lp.detach(), mask, vec({0.0, 0.0}), lp.detach(), 0.1);
+  EXPECT_NEAR(same.item<double>(), 0.0, 1e-12);
+  auto ref = lp.detach() - 0.5;
+  auto kl = grpo_loss(lp.detach(), mask, vec({0.0, 0.0}), ref, 0.1);
+  EXPECT_NEAR(kl.item<double>(), 0.1 * (std::exp(-0.5) + 0.5 - 1.0), 1e-12);
+}
+
+}  // namespace
+}  // namespace falcon::train

@@ -1,0 +1,32 @@
+#include "falcon/train/lr_schedule.h"
+
+#include <gtest/gtest.h>
+
+#include "falcon/core/error.h"
+
+namespace falcon::train {
+namespace {
+
+TEST(LrSchedule, WarmupThenCosineToTheFloor) {
+  LrSchedule s{/*peak=*/1.0, /*warmup_steps=*/3, /*total_steps=*/13, ScheduleKind::kCosine, /*min_ratio=*/0.1};
+  EXPECT_DOUBLE_EQ(s.at(0), 0.25);
+  EXPECT_DOUBLE_EQ(s.at(2), 0.75);
+  EXPECT_DOUBLE_EQ(s.at(3), 1.0);                     // first step after warmup: the peak
+  EXPECT_NEAR(s.at(8), 0.1 + 0.9 * 0.5 * (1 + std::cos(M_PI * 5.0 / 9.0)), 1e-12);
+  EXPECT_DOUBLE_EQ(s.at(12), 0.1);                    // last step: the floor
+  EXPECT_DOUBLE_EQ(s.at(100), 0.1);
+}
+
+TEST(LrSchedule, LinearAndConstant) {
+  LrSchedule linear{2.0, 0, 5, ScheduleKind::kLinear, 0.0};
+  EXPECT_DOUBLE_EQ(linear.at(0), 2.0);
+  EXPECT_DOUBLE_EQ(linear.at(2), 1.0);
+  EXPECT_DOUBLE_EQ(linear.at(4), 0.0);
+  LrSchedule constant{2.0, 2, 5, ScheduleKind::kConstant, 0.0};
+  EXPECT_DOUBLE_EQ(constant.at(0), 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(constant.at(4), 2.0);
+  EXPECT_THROW(schedule_kind_from_string("cosin", "stages[0].schedule"), Error);
+}
+
+}  // namespace
+}  // namespace falcon::train

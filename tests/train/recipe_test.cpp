@@ -1,0 +1,70 @@
+#include "falcon/train/recipe.h"
+
+#include <gtest/gtest.h>
+
+#include "falcon/core/error.h"
+
+namespace falcon::train {
+namespace {
+
+const char* kRecipe = R"(
+output_dir: runs/test
+data: {config: configs/data/tsp.yaml, overrides: [splits.train.count=10]}
+stages:
+  - {type: sft, epochs: 2, lr: 0.001}
+  - type: bopo
+    steps: 5
+    beta: 0.2
+    lora: {rank: 4}
+    rollout: {samples_per_instance: 4, grammar: true}
+)";
+
+TEST(Recipe, ReadsStagesWithPaperDefaults) {
+  auto config = Config::from_string(kRecipe, "<recipe>");
+  auto recipe = read_recipe(config);
+  config.check_unused();
+  ASSERT_EQ(recipe.stages.size(), 2u);
+  EXPECT_EQ(recipe.stages[0].kind, StageKind::kSft);
+  EXPECT_EQ(recipe.stages[0].lora.rank, 0);  // SFT is full fine-tuning by default
+  EXPECT_DOUBLE_EQ(recipe.stages[0].epochs, 2.0);
+  const auto& bopo = recipe.stages[1];
+  EXPECT_EQ(bopo.kind, StageKind::kBopo);
+  EXPECT_EQ(bopo.name, "bopo");
+  EXPECT_DOUBLE_EQ(bopo.beta, 0.2);
+  EXPECT_EQ(bopo.reference, "none");       // the paper's s_theta has no reference term
+  EXPECT_FALSE(bopo.length_normalise);
+  EXPECT_EQ(bopo.rollout.samples_per_instance, 4);
+  EXPECT_EQ(bopo.lora.rank, 4);
+  EXPECT_DOUBLE_EQ(bopo.lora.alpha, 4.0);
+  EXPECT_EQ(recipe.data.overrides, std::vector<std::string>{"splits.train.count=10"});
+  // Defaults are written into the resolved YAML.
+  EXPECT_NE(config.to_yaml().find("min_lr_ratio"), std::string::npos);
+}
+
+void expect_error(const std::string& text, const std::string& fragment) {
+  try {
+    auto config = Config::from_string(text, "<recipe>");
+    read_recipe(config);
+    config.check_unused();
+    FAIL() << "no error for:\n" << text;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Recipe, BadKeysAndValuesNameTheirPath) {
+  const std::string base = "output_dir: x\ndata: {config: c.yaml}\n";
+  expect_error(base + "stages: [{type: sft, epochs: 1, lrr: 0.1}]", "stages[0].lrr");
+  expect_error(base + "stages: [{type: bpo, steps: 1}]", "unknown stage type 'bpo'");
+  expect_error(base + "stages: [{type: bopo, steps: 0}]", "stages[0].steps");
+  expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {samples_per_instance: 1}}]",
+               "stages[0].rollout.samples_per_instance");
+  expect_error(base + "stages: [{type: dpo, steps: 3, lora: {rank: 0}}]", "stages[0].lora.rank");
+  expect_error(base + "stages: [{type: sft, epochs: 1, schedule: cosin}]", "unknown schedule");
+  expect_error(base + "stages: []", "stages");
+  expect_error("data: {config: c.yaml}\nstages: [{type: sft}]", "output_dir");
+  expect_error(base + "stages: [{type: sft, batch_size: many}]", "batch_size");
+}
+
+}  // namespace
+}  // namespace falcon::train
