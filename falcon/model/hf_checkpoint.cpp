@@ -230,8 +230,10 @@ HfCheckpoint read_hf_checkpoint(const std::string& dir) {
   return out;
 }
 
-void write_hf_checkpoint(const std::string& dir, const ModelConfig& config, const TensorMap& given,
+void write_hf_checkpoint(const std::string& target, const ModelConfig& config, const TensorMap& given,
                          const HfWriteOptions& options) {
+  std::string dir = fs::path(target).lexically_normal().string();  // "out/ckpt/" -> "out/ckpt": <dir>.tmp is a sibling
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
   config.validate(dir + "/config.json");
   TensorMap weights = given;
   drop_tied_lm_head(weights, config, "write_hf_checkpoint(" + dir + ")");

@@ -15,18 +15,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::expect_error;
 using testing::read_text;
+using testing::small_model_config;
 using testing::write_text;
-
-ModelConfig small_config() {
-  ModelConfig c;
-  c.vocab_size = 40;
-  c.hidden_size = 16;
-  c.intermediate_size = 24;
-  c.num_hidden_layers = 2;
-  c.num_attention_heads = 4;
-  c.num_key_value_heads = 2;
-  return c;
-}
 
 LoraConfig lora_config() {
   LoraConfig l;
@@ -40,7 +30,7 @@ LoraConfig lora_config() {
 // A model with adapters whose B is not zero, so a wrong load changes the logits.
 CausalLm adapted_model(std::uint64_t seed) {
   torch::manual_seed(seed);
-  CausalLm model(small_config());
+  CausalLm model(small_model_config());
   model->add_lora(lora_config());
   torch::NoGradGuard no_grad;
   for (auto& [name, t] : model->named_lora_parameters()) t.normal_(0.0, 0.1);

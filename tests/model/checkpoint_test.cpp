@@ -14,6 +14,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::expect_error;
 using testing::read_text;
+using testing::small_model_config;
 using testing::ToyModel;
 using testing::write_text;
 using torch::optim::AdamW;
@@ -261,13 +262,7 @@ TEST_F(CheckpointTest, LoadingTheOptimizerOfACheckpointSavedWithoutOneIsAnError)
 }
 
 TEST_F(CheckpointTest, LoraAdaptersOfAFrozenCausalLmResumeExactly) {
-  ModelConfig c;
-  c.vocab_size = 40;
-  c.hidden_size = 16;
-  c.intermediate_size = 24;
-  c.num_hidden_layers = 2;
-  c.num_attention_heads = 4;
-  c.num_key_value_heads = 2;
+  const ModelConfig c = small_model_config();
   LoraConfig lora;
   lora.rank = 2;
   const auto ids = torch::tensor({{1, 5, 9, 2, 7, 3}}, torch::kInt64);  // (1, T)

@@ -13,18 +13,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::expect_error;
 using testing::read_text;
+using testing::small_model_config;
 using testing::write_text;
-
-ModelConfig small_config() {
-  ModelConfig c;
-  c.vocab_size = 32;
-  c.hidden_size = 16;
-  c.intermediate_size = 24;
-  c.num_hidden_layers = 2;
-  c.num_attention_heads = 4;
-  c.num_key_value_heads = 2;
-  return c;
-}
 
 TensorMap random_weights(const ModelConfig& c, torch::ScalarType dtype = torch::kFloat32) {
   torch::manual_seed(7);
@@ -44,12 +34,12 @@ void expect_equal_maps(const TensorMap& a, const TensorMap& b) {
 
 class HfCheckpointTest : public testing::TempDirTest {
  protected:
-  // A checkpoint of small_config() in shards of ~4 KB (several shards); returns its directory.
+  // A checkpoint of small_model_config() in shards of ~4 KB (several shards); returns its directory.
   std::string sharded() {
     const std::string dir = path("sharded");
     HfWriteOptions o;
     o.max_shard_bytes = 4096;
-    write_hf_checkpoint(dir, small_config(), random_weights(small_config()), o);
+    write_hf_checkpoint(dir, small_model_config(), random_weights(small_model_config()), o);
     return dir;
   }
   json index_of(const std::string& dir) { return json::parse(read_text(dir + "/model.safetensors.index.json")); }
@@ -59,10 +49,10 @@ class HfCheckpointTest : public testing::TempDirTest {
 };
 
 TEST_F(HfCheckpointTest, SingleFileRoundTrip) {
-  const ModelConfig c = small_config();
+  const ModelConfig c = small_model_config();
   const TensorMap w = random_weights(c);
   const std::string dir = path("ckpt");
-  write_hf_checkpoint(dir, c, w);
+  write_hf_checkpoint(dir + "/", c, w);
   EXPECT_TRUE(fs::exists(dir + "/config.json"));
   EXPECT_TRUE(fs::exists(dir + "/model.safetensors"));
   EXPECT_FALSE(fs::exists(dir + "/model.safetensors.index.json"));
@@ -77,7 +67,7 @@ TEST_F(HfCheckpointTest, SingleFileRoundTrip) {
 }
 
 TEST_F(HfCheckpointTest, ShardedRoundTripWithTokenizer) {
-  const ModelConfig c = small_config();
+  const ModelConfig c = small_model_config();
   const TensorMap w = random_weights(c, torch::kBFloat16);
   write_text(path("tok.model"), "sentencepiece bytes");
   HfWriteOptions o;
@@ -101,7 +91,7 @@ TEST_F(HfCheckpointTest, ShardedRoundTripWithTokenizer) {
 
 TEST_F(HfCheckpointTest, RewritingSwitchesLayoutAndRemovesStaleFiles) {
   const std::string dir = sharded();
-  const ModelConfig c = small_config();
+  const ModelConfig c = small_model_config();
   TensorMap w = random_weights(c);
   w["model.norm.weight"] = torch::full({16}, 3.0);
   write_hf_checkpoint(dir, c, w);  // now one file
@@ -117,7 +107,7 @@ TEST_F(HfCheckpointTest, RewritingSwitchesLayoutAndRemovesStaleFiles) {
 }
 
 TEST_F(HfCheckpointTest, TiedModelsOmitLmHeadAndAcceptAnEqualOne) {
-  ModelConfig c = small_config();
+  ModelConfig c = small_model_config();
   c.tie_word_embeddings = true;
   TensorMap w = random_weights(c);
   EXPECT_EQ(w.count("lm_head.weight"), 0u);
@@ -137,7 +127,7 @@ TEST_F(HfCheckpointTest, TiedModelsOmitLmHeadAndAcceptAnEqualOne) {
 
 TEST_F(HfCheckpointTest, WeightsMustMatchConfigJson) {
   const std::string dir = path("ckpt");
-  write_hf_checkpoint(dir, small_config(), random_weights(small_config()));
+  write_hf_checkpoint(dir, small_model_config(), random_weights(small_model_config()));
   TensorMap w = read_safetensors(dir + "/model.safetensors");
   w["model.layers.1.mlp.up_proj.weight"] = torch::zeros({25, 16});
   w.erase("model.norm.weight");
@@ -152,9 +142,9 @@ TEST_F(HfCheckpointTest, WeightsMustMatchConfigJson) {
 }
 
 TEST_F(HfCheckpointTest, WriterRejectsTensorsOutsideTheLayout) {
-  TensorMap w = random_weights(small_config());
+  TensorMap w = random_weights(small_model_config());
   w["model.layers.0.self_attn.q_proj.lora_A.weight"] = torch::zeros({4, 16});
-  expect_error([&] { write_hf_checkpoint(path("x"), small_config(), w); }, {"lora_A", "save_adapters"});
+  expect_error([&] { write_hf_checkpoint(path("x"), small_model_config(), w); }, {"lora_A", "save_adapters"});
   EXPECT_FALSE(fs::exists(path("x")));
 }
 
@@ -162,11 +152,11 @@ TEST_F(HfCheckpointTest, MissingPiecesAreNamed) {
   expect_error([&] { read_hf_checkpoint(path("nope")); }, {path("nope"), "not a checkpoint directory"});
   fs::create_directories(path("empty"));
   expect_error([&] { read_hf_checkpoint(path("empty")); }, {"no config.json"});
-  write_text(path("empty/config.json"), model_config_to_hf_json(small_config()));
+  write_text(path("empty/config.json"), model_config_to_hf_json(small_model_config()));
   write_text(path("empty/pytorch_model.bin"), "pickle");
   expect_error([&] { read_hf_checkpoint(path("empty")); }, {"model.safetensors", "pickle", "safe_serialization"});
   const std::string dir = sharded();
-  write_safetensors(dir + "/model.safetensors", random_weights(small_config()));
+  write_safetensors(dir + "/model.safetensors", random_weights(small_model_config()));
   expect_error([&] { read_hf_checkpoint(dir); }, {"both", "stale"});
 }
 
@@ -201,7 +191,7 @@ TEST_F(HfCheckpointTest, ATensorInTwoShardsIsRejected) {
   const std::string other = index["weight_map"]["model.norm.weight"];
   ASSERT_NE(first, other);
   TensorMap shard = read_safetensors(dir + "/" + other);
-  shard.emplace("model.embed_tokens.weight", torch::zeros({32, 16}));
+  shard.emplace("model.embed_tokens.weight", torch::zeros({40, 16}));
   write_safetensors(dir + "/" + other, shard);
   expect_error([&] { read_hf_checkpoint(dir); }, {other, "model.embed_tokens.weight", first, "exactly one shard"});
 }

@@ -14,6 +14,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/core/torch/shim.h"
+#include "falcon/model/model_config.h"
 
 namespace falcon::model::testing {
 
@@ -58,6 +59,18 @@ inline std::string expect_error(const std::function<void()>& f, const std::vecto
   }
   ADD_FAILURE() << "no falcon::Error thrown (expected one mentioning '" << (needles.empty() ? "" : needles[0]) << "')";
   return "";
+}
+
+// A Llama-family decoder small enough for many round trips: GQA (4 heads, 2 KV heads), 2 layers.
+inline ModelConfig small_model_config() {
+  ModelConfig c;
+  c.vocab_size = 40;
+  c.hidden_size = 16;
+  c.intermediate_size = 24;
+  c.num_hidden_layers = 2;
+  c.num_attention_heads = 4;
+  c.num_key_value_heads = 2;
+  return c;
 }
 
 // "block.fc.weight" (4 -> 6), "block.fc.bias", "block.scale" (buffer), "head.weight" (6 -> 3).
