@@ -1,6 +1,7 @@
 #include "falcon/decoding/token_automaton.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "falcon/core/error.h"
@@ -72,6 +73,22 @@ int TokenMask::count() const {
   return total;
 }
 
+void apply_mask(const TokenMask& mask, float* logits) {
+  constexpr float kMasked = -std::numeric_limits<float>::infinity();
+  for (int w = 0; w < mask.num_words; ++w) {
+    const std::uint64_t word = mask.words[w];
+    if (word == ~0ull) continue;
+    const int base = w * 64;
+    const int count = std::min(64, mask.vocab_size - base);
+    if (word == 0) {
+      std::fill(logits + base, logits + base + count, kMasked);
+    } else {
+      for (int b = 0; b < count; ++b)
+        if (!((word >> b) & 1u)) logits[base + b] = kMasked;
+    }
+  }
+}
+
 std::shared_ptr<const TokenAutomaton> TokenAutomaton::build(ByteDfa dfa, const Vocabulary& vocabulary) {
   std::shared_ptr<TokenAutomaton> a(new TokenAutomaton(std::move(dfa), vocabulary));
   const ByteDfa& d = a->dfa_;
@@ -111,7 +128,10 @@ std::shared_ptr<const TokenAutomaton> TokenAutomaton::build(ByteDfa dfa, const V
       before += static_cast<std::uint32_t>(__builtin_popcountll(m[w]));
     }
     a->next_offset_[s] = static_cast<std::uint32_t>(a->next_.size());
-    for (const auto& e : row) a->next_.push_back(e.second);
+    for (const auto& e : row) {
+      a->next_.push_back(e.second);
+      a->tokens_.push_back(e.first);
+    }
   }
   a->next_offset_[a->num_states_] = static_cast<std::uint32_t>(a->next_.size());
   return a;

@@ -26,6 +26,19 @@ struct TokenMask {
   int count() const;  // allowed tokens
 };
 
+// Sets logits[id] to -infinity for every token id < mask.vocab_size that `mask` does not
+// allow (what a CPU sampler does before softmax). Word by word: a run of 64 allowed tokens
+// costs one test, a run of 64 masked ones a fill.
+void apply_mask(const TokenMask& mask, float* logits);
+
+// The allowed token ids of a row, ascending (a sparse sampler's view of a grammar row).
+struct TokenList {
+  const std::int32_t* ids = nullptr;
+  int size = 0;
+  const std::int32_t* begin() const { return ids; }
+  const std::int32_t* end() const { return ids + size; }
+};
+
 class TokenAutomaton {
  public:
   // Throws falcon::Error when this vocabulary cannot spell any sentence of the grammar.
@@ -41,6 +54,10 @@ class TokenAutomaton {
   }
   // The state after `token`, or -1 when the token is not allowed in `state`.
   int next(int state, int token) const;
+  // The tokens mask(state) allows, ascending (EOS included where allowed).
+  TokenList allowed(int state) const {
+    return {tokens_.data() + next_offset_[state], static_cast<int>(next_offset_[state + 1] - next_offset_[state])};
+  }
 
   int vocab_size() const { return vocab_size_; }
   int num_words() const { return num_words_; }
@@ -60,6 +77,7 @@ class TokenAutomaton {
   std::vector<std::uint32_t> rank_;         // allowed tokens in earlier words of the row
   std::vector<std::uint32_t> next_offset_;  // per state: start of its entries in next_
   std::vector<std::int32_t> next_;          // next state of each allowed token, in token order
+  std::vector<std::int32_t> tokens_;        // the allowed tokens themselves, parallel to next_
 };
 
 }  // namespace falcon::decoding

@@ -106,4 +106,34 @@ int Vocabulary::eos_id() const { return body_->eos; }
 std::uint64_t Vocabulary::fingerprint() const { return body_->fingerprint; }
 const VocabTrie& Vocabulary::trie() const { return body_->trie; }
 
+std::vector<int> longest_match_tokens(const Vocabulary& vocabulary, std::string_view text) {
+  const VocabTrie& trie = vocabulary.trie();
+  std::vector<int> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::uint32_t node = 0;
+    int best = -1;
+    std::size_t best_end = pos;
+    for (std::size_t i = pos; i < text.size(); ++i) {
+      const VocabTrie::Node& nd = trie.nodes[node];
+      std::uint32_t next = 0;
+      for (std::uint32_t c = nd.first_child; c < nd.first_child + nd.num_children; ++c)
+        if (trie.child_byte[c] == static_cast<unsigned char>(text[i])) {
+          next = c;
+          break;
+        }
+      if (next == 0) break;
+      node = next;
+      if (trie.nodes[node].num_tokens > 0) {
+        best = trie.tokens[trie.nodes[node].first_token];
+        best_end = i + 1;
+      }
+    }
+    if (best < 0) throw Error("longest_match_tokens: no token starts with the byte at offset " + std::to_string(pos));
+    out.push_back(best);
+    pos = best_end;
+  }
+  return out;
+}
+
 }  // namespace falcon::decoding

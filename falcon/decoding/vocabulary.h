@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace falcon::text {
@@ -57,5 +58,10 @@ class Vocabulary {
   struct Body;
   std::shared_ptr<const Body> body_;
 };
+
+// Greedy longest-match tokenization over the vocabulary trie: a stand-in encoder for
+// vocabularies without a tokenizer model (benchmarks, tests). Throws falcon::Error naming the
+// offset when some byte starts no token.
+std::vector<int> longest_match_tokens(const Vocabulary& vocabulary, std::string_view text);
 
 }  // namespace falcon::decoding

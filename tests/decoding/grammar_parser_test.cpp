@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <unistd.h>
 
@@ -143,6 +144,17 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
   }
   EXPECT_NE(error_of([] { builtin_grammar_text("knapsack"); }).find("no built-in grammar 'knapsack' (known: cvrp, jssp"),
             std::string::npos);
+}
+
+TEST(GrammarParser, EmbeddedGrammarsAreTheFilesOfGrammarsDir) {
+  for (const auto& name : builtin_grammar_names()) {
+    const std::string path = std::string(FALCON_TEST_DATA_DIR) + "/../../grammars/" + name + ".bnf";
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in.good()) << path;
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(builtin_grammar_text(name), text) << name;
+    EXPECT_EQ(Grammar::load(path).fingerprint(), builtin_grammar(name).fingerprint());
+  }
 }
 
 TEST(GrammarParser, RecursionShapes) {
