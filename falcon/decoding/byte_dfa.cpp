@@ -6,6 +6,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/decoding/grammar_nfa.h"
+#include "falcon/decoding/reachability.h"
 
 namespace falcon::decoding {
 namespace {
@@ -115,22 +116,7 @@ std::vector<std::int32_t> live_states(const std::vector<std::int32_t>& trans, co
   for (int s = 0; s < n; ++s)
     for (int c = 0; c < k; ++c)
       if (trans[s * k + c] >= 0) reverse[trans[s * k + c]].push_back(s);
-  std::vector<bool> live(n, false);
-  std::vector<int> stack;
-  for (int s = 0; s < n; ++s)
-    if (accepting[s]) {
-      live[s] = true;
-      stack.push_back(s);
-    }
-  while (!stack.empty()) {
-    const int s = stack.back();
-    stack.pop_back();
-    for (int p : reverse[s])
-      if (!live[p]) {
-        live[p] = true;
-        stack.push_back(p);
-      }
-  }
+  const std::vector<bool> live = reaches(reverse, std::vector<bool>(accepting.begin(), accepting.end()));
   std::vector<std::int32_t> renumber(n, -1);
   std::int32_t next = 0;
   for (int s = 0; s < n; ++s)

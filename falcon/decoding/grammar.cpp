@@ -263,7 +263,9 @@ class Parser {
         return e;
       case Token::Kind::kLParen: {
         ++p_;
+        if (++depth_ > kMaxNesting) fail(t.line, "groups nested deeper than " + std::to_string(kMaxNesting));
         e = alternatives();
+        --depth_;
         if (peek().kind != Token::Kind::kRParen) fail(peek().line, "expected ')' to close the group opened at line " + std::to_string(t.line));
         ++p_;
         return e;
@@ -302,9 +304,12 @@ class Parser {
 
   [[noreturn]] void fail(int line, const std::string& what) const { throw input_error(source_, line, what); }
 
+  static constexpr int kMaxNesting = 256;  // keeps the recursive descent off the stack limit
+
   std::vector<Token> t_;
   const std::string& source_;
   std::size_t p_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

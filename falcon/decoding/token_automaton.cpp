@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "falcon/core/error.h"
+#include "falcon/decoding/reachability.h"
 
 namespace falcon::decoding {
 namespace {
@@ -46,23 +47,9 @@ std::vector<bool> token_live_states(const ByteDfa& dfa, const std::vector<std::v
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     for (int t : targets) reverse[t].push_back(s);
   }
-  std::vector<bool> live(n, false);
-  std::vector<int> stack;
-  for (int s = 0; s < n; ++s)
-    if (dfa.accepting(s)) {
-      live[s] = true;
-      stack.push_back(s);
-    }
-  while (!stack.empty()) {
-    const int s = stack.back();
-    stack.pop_back();
-    for (int p : reverse[s])
-      if (!live[p]) {
-        live[p] = true;
-        stack.push_back(p);
-      }
-  }
-  return live;
+  std::vector<bool> accepting(n);
+  for (int s = 0; s < n; ++s) accepting[s] = dfa.accepting(s);
+  return reaches(reverse, std::move(accepting));
 }
 
 }  // namespace
