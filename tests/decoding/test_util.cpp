@@ -71,6 +71,99 @@ std::string sample_text(GrammarState state, Rng& rng, int max_tokens) {
   return text;
 }
 
+namespace {
+
+// Each step returns kOk (consumed), kEnd (the text ended where the grammar can go on) or kFail.
+class PrefixRecogniser {
+ public:
+  enum R { kOk, kEnd, kFail };
+  PrefixRecogniser(const problems::GrammarSpec& g, std::string_view t) : g_(g), t_(t) {}
+
+  bool viable() {
+    R r = lit(g_.keyword);
+    if (r == kOk) r = lit(": [");
+    if (r == kOk) r = g_.nested ? nested() : list();
+    if (r == kOk) r = lit("], Objective: ");
+    if (r == kOk) r = digits();
+    if (r == kOk) r = lit(".");
+    if (r == kOk) r = digits();
+    if (r == kOk) return p_ == t_.size();
+    return r == kEnd;
+  }
+
+ private:
+  bool at_end() const { return p_ >= t_.size(); }
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  R lit(std::string_view s) {
+    for (char c : s) {
+      if (at_end()) return kEnd;
+      if (t_[p_] != c) return kFail;
+      ++p_;
+    }
+    return kOk;
+  }
+  R digits() {
+    if (at_end()) return kEnd;
+    if (!digit(t_[p_])) return kFail;
+    while (!at_end() && digit(t_[p_])) ++p_;
+    return at_end() ? kEnd : kOk;
+  }
+  // Some index of the range is written with these digits first.
+  bool starts_an_index(const std::string& d) const {
+    if (d.size() > 1 && d[0] == '0') return false;
+    if (d == "0") return g_.first_index <= 0 && 0 <= g_.last_index;
+    const long long v = std::stoll(d);
+    for (long long scale = 1; v * scale <= g_.last_index; scale *= 10)
+      if (v * scale + scale - 1 >= g_.first_index) return true;
+    return false;
+  }
+  R index() {
+    if (at_end()) return kEnd;
+    std::string d;
+    while (!at_end() && digit(t_[p_]) && d.size() < 12) d += t_[p_++];
+    if (d.empty() || d.size() >= 12) return kFail;
+    if (at_end()) return starts_an_index(d) ? kEnd : kFail;
+    if (d.size() > 1 && d[0] == '0') return kFail;
+    const long long v = std::stoll(d);
+    return v >= g_.first_index && v <= g_.last_index ? kOk : kFail;
+  }
+  R list() {
+    if (at_end()) return kEnd;
+    if (!digit(t_[p_])) return g_.allow_empty ? kOk : kFail;
+    for (;;) {
+      const R r = index();
+      if (r != kOk) return r;
+      if (at_end()) return kEnd;
+      if (t_[p_] != ',') return kOk;
+      const R sep = lit(", ");
+      if (sep != kOk) return sep;
+    }
+  }
+  R nested() {
+    for (;;) {
+      R r = lit("[");
+      if (r == kOk) r = list();
+      if (r == kOk) r = lit("]");
+      if (r != kOk) return r;
+      if (at_end()) return kEnd;
+      if (t_[p_] != ',') return kOk;
+      r = lit(", ");
+      if (r != kOk) return r;
+    }
+  }
+
+  const problems::GrammarSpec& g_;
+  std::string_view t_;
+  std::size_t p_ = 0;
+};
+
+}  // namespace
+
+bool viable_prefix(const problems::GrammarSpec& spec, std::string_view text) {
+  return PrefixRecogniser(spec, text).viable();
+}
+
 std::shared_ptr<const problems::Instance> make_instance(const std::string& problem, int n, std::uint64_t seed) {
   problems::GenerateOptions options;
   options.n = n;

@@ -23,6 +23,11 @@ int sample_uniform(const TokenMask& mask, Rng& rng);
 // test (and returns what it has) after max_tokens.
 std::string sample_text(GrammarState state, Rng& rng, int max_tokens = 100000);
 
+// Whether `text` can still be completed to a sentence GrammarSpec::accepts: a second,
+// independent recogniser (recursive descent like GrammarSpec's, but prefix-aware), the
+// reference the token masks are checked against.
+bool viable_prefix(const problems::GrammarSpec& spec, std::string_view text);
+
 std::shared_ptr<const problems::Instance> make_instance(const std::string& problem, int n, std::uint64_t seed = 1);
 
 }  // namespace falcon::decoding::testing

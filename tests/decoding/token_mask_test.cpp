@@ -75,6 +75,56 @@ TEST(TokenMask, EqualsBruteForceForEveryProblemAndVocabulary) {
       }
 }
 
+TEST(TokenMask, PrefixRecogniserAgreesWithGrammarSpec) {
+  const problems::GrammarSpec tsp{"Route", false, false, 0, 101};
+  EXPECT_TRUE(testing::viable_prefix(tsp, ""));
+  EXPECT_TRUE(testing::viable_prefix(tsp, "Route: [10"));
+  EXPECT_FALSE(testing::viable_prefix(tsp, "Route: [102"));
+  EXPECT_FALSE(testing::viable_prefix(tsp, "Route: [01"));
+  EXPECT_FALSE(testing::viable_prefix(tsp, "Route: []"));
+  EXPECT_TRUE(testing::viable_prefix(tsp, "Route: [1, 2], Objective: 3"));
+  EXPECT_FALSE(testing::viable_prefix(tsp, "Route: [1, 2], Objective: 3.5x"));
+  const problems::GrammarSpec cvrp{"Routes", true, false, 1, 20};
+  EXPECT_TRUE(testing::viable_prefix(cvrp, "Routes: [[1], ["));
+  EXPECT_FALSE(testing::viable_prefix(cvrp, "Routes: [[1], []"));
+  EXPECT_FALSE(testing::viable_prefix(cvrp, "Routes: [[0"));
+  const problems::GrammarSpec set{"Set", false, true, 0, 9};
+  EXPECT_TRUE(testing::viable_prefix(set, "Set: []"));
+}
+
+// The mask at each state of random walks against the independent prefix recogniser: token t
+// is allowed iff text + bytes(t) can still become a sentence; EOS iff the text is one.
+TEST(TokenMask, EqualsThePrefixRecogniserOfGrammarSpec) {
+  for (const Vocabulary& vocabulary : {trained_vocabulary(), Vocabulary::byte_level()}) {
+    for (const std::string problem : {"tsp", "op", "cvrp", "mis", "pfsp", "jssp"}) {
+      for (int n : {5, 102}) {
+        const auto& p = problems::problem_by_name(problem);
+        const problems::GrammarSpec spec = p.grammar(*testing::make_instance(problem, n));
+        const GrammarState initial = make_grammar_state(p, testing::make_instance(problem, n), vocabulary);
+        Rng rng(static_cast<std::uint64_t>(n));
+        for (int walk = 0; walk < 3; ++walk) {
+          GrammarState state = initial;
+          std::string text;
+          for (int step = 0; step < 60 && !state.is_finished(); ++step) {
+            const TokenMask mask = state.mask();
+            for (int id = 0; id < vocabulary.size(); ++id) {
+              const bool expected = id == vocabulary.eos_id() ? spec.accepts(text)
+                                    : vocabulary.is_special(id) || vocabulary.bytes(id).empty()
+                                        ? false
+                                        : testing::viable_prefix(spec, text + vocabulary.bytes(id));
+              ASSERT_EQ(mask.test(id), expected) << problem << " n=" << n << " after '" << text << "' token '"
+                                                 << vocabulary.bytes(id) << "'";
+            }
+            const int token = sample_uniform(mask, rng);
+            ASSERT_TRUE(state.accept(token));
+            text += vocabulary.bytes(token);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TokenMask, MultiByteTokensAreExact) {
   // Tokens that span an index and its separator, split a number, or close and open brackets.
   const std::vector<std::string> pieces{"", "", "Route: [", "Routes: [[", "1", "0", "2", "02", "10", "102", " 13,",
