@@ -34,12 +34,16 @@ struct ModelConfig {
   // Forward+backward FLOPs of one token at context length `context`: 6 * (parameters without
   // the input embedding) + the attention score/value products 6 * 2 * layers * context * hidden
   // (the PaLM appendix B accounting, with the causal half already folded into `context`).
+  // A tied embedding still costs its output projection: it is counted once, as lm_head.
   double training_flops_per_token(std::int64_t context) const;
 };
 
-// The `model` section of a YAML recipe (keys as above; `preset: tiny|cpu_small|...` is expanded by
-// the caller from configs/models/). Unknown keys are left to Config::check_unused.
-ModelConfig model_config_from_yaml(const Config& config, const std::string& section);
+// The `model` section of a YAML recipe (keys as above; "" reads the top level). Absent keys take
+// `defaults` and are recorded in the resolved document (so the stored config names every
+// setting); num_key_value_heads defaults to num_attention_heads when the section sets the
+// latter. Validates the result, naming the source and section. Unknown keys are left to
+// Config::check_unused. `preset:` is expanded by resolve_model_section (model_presets.h).
+ModelConfig model_config_from_yaml(Config& config, const std::string& section, const ModelConfig& defaults = {});
 // Hugging Face config.json (architectures LlamaForCausalLM, Qwen2ForCausalLM, MistralForCausalLM
 // without sliding window). Missing optional fields take HF's defaults; an unsupported
 // architecture or rope_scaling is an error naming the file and the field.

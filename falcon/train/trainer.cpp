@@ -126,8 +126,6 @@ json eval_json(const PolicyEval& e) {
           {"tokens_per_second", e.tokens_per_second}};
 }
 
-}  // namespace
-
 // The checkpoint to resume from and the trainer state stored in it ({} when starting fresh).
 json resume_point(const std::string& checkpoints, bool resume, std::string* dir) {
   *dir = resume ? model::find_checkpoint(checkpoints) : "";

@@ -1,6 +1,11 @@
 #pragma once
 // Every difference between Debian's LibTorch 1.13 and PyTorch 2.x's libtorch lives here.
 // Include this instead of spelling version-specific API at call sites.
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -35,6 +40,40 @@ inline torch::Tensor scaled_dot_product_attention(const torch::Tensor& q, const 
   }
   return torch::matmul(torch::softmax(scores, -1), v);  // (B, H, T, D)
 #endif
+}
+
+}  // namespace falcon::torch_shim
+
+namespace falcon::torch_shim {
+
+// Key of a parameter in Optimizer::state(). LibTorch 1.13 keys the map by the text of the
+// TensorImpl address (c10::guts::to_string, i.e. ostream << pointer); later versions key it by
+// the address itself. Deduced from the map's key type, so no version number is spelled here.
+template <class StateMap>
+typename StateMap::key_type optimizer_state_key(const StateMap& /*state*/, const torch::Tensor& param) {
+  using Key = typename StateMap::key_type;
+  void* impl = param.unsafeGetTensorImpl();
+  if constexpr (std::is_same_v<Key, std::string>) {
+    std::ostringstream text;
+    text << impl;
+    return text.str();
+  } else {
+    return static_cast<Key>(impl);
+  }
+}
+
+// AdamW's state of one parameter, or null before its first step.
+inline torch::optim::AdamWParamState* adamw_param_state(torch::optim::AdamW& optimizer, const torch::Tensor& param) {
+  auto& state = optimizer.state();
+  const auto it = state.find(optimizer_state_key(state, param));
+  return it == state.end() ? nullptr : static_cast<torch::optim::AdamWParamState*>(it->second.get());
+}
+
+// Installs (replaces) AdamW's state of one parameter.
+inline void set_adamw_param_state(torch::optim::AdamW& optimizer, const torch::Tensor& param,
+                                  std::unique_ptr<torch::optim::AdamWParamState> param_state) {
+  auto& state = optimizer.state();
+  state[optimizer_state_key(state, param)] = std::move(param_state);
 }
 
 }  // namespace falcon::torch_shim

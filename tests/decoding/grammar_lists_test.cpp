@@ -1,0 +1,229 @@
+// The seven grammars against the strings they must accept and reject (0 wrongly accepted,
+// 0 wrongly rejected), against GrammarSpec::accepts (the reference recogniser) on mutated
+// and random strings, and against the formatter on real solver outputs.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "falcon/core/rng.h"
+#include "falcon/decoding/builtin_grammars.h"
+#include "falcon/decoding/byte_dfa.h"
+#include "falcon/problems/registry.h"
+#include "falcon/solvers/solver.h"
+#include "test_util.h"
+
+namespace falcon::decoding {
+namespace {
+
+struct Case {
+  std::string problem;
+  int n;
+  std::vector<std::string> pass;
+  std::vector<std::string> fail;
+};
+
+ByteDfa dfa_for(const problems::GrammarSpec& spec, const std::string& problem) {
+  return ByteDfa::compile(builtin_grammar(problem), {spec.first_index, spec.last_index});
+}
+
+// The problem's grammar for size n; generators need n >= 3 or so, so the range is shifted
+// from a generated size-5 instance rather than generated at n.
+problems::GrammarSpec spec_for(const std::string& problem, int n) {
+  problems::GrammarSpec spec = problems::problem_by_name(problem).grammar(*testing::make_instance(problem, 5));
+  spec.last_index += n - 5;
+  return spec;
+}
+
+const std::vector<Case>& cases() {
+  static const std::vector<Case> c = {
+      {"tsp",
+       102,  // indices 0..101
+       {"Route: [0], Objective: 0.00", "Route: [101, 0, 5], Objective: 12.34", "Route: [3, 3], Objective: 1.0",
+        "Route: [100, 10, 1], Objective: 0123.4500", "Route: [99], Objective: 7.5"},
+       {"Route: [102], Objective: 1.00", "Route: [1020], Objective: 1.00", "Route: [01], Objective: 1.00",
+        "Route: [00], Objective: 1.00", "Route: [], Objective: 1.00", "Route: [1,2], Objective: 1.00",
+        "Route: [1, 2] , Objective: 1.00", "Route: [1, 2], Objective: 1", "Route: [1, 2], Objective: .5",
+        "Route: [1, 2], Objective: 1.", "Route: [1, 2], Objective: 1.00 ", "Route: [1, 2], Objective: 1.00\n",
+        "Route: [-1], Objective: 1.00", "route: [1], Objective: 1.00", "Route:[1], Objective: 1.00",
+        "Route: [1, ], Objective: 1.00", "Route: [ 1], Objective: 1.00", "Routes: [[1]], Objective: 1.00",
+        "Route: [1, 2], Objective: -1.00", "Route: [1, 2], Objective: 1e5", "Route: [1  2], Objective: 1.00",
+        "Route: [1, 2]", "Route: [1, 2], Objective: ", "Route: [[1]], Objective: 1.00", "", "Route: [1]],Objective: 1.0"}},
+      {"op",
+       20,  // 0..19, empty allowed
+       {"Route: [], Objective: 0.00", "Route: [4, 2], Objective: 7.00", "Route: [0, 19], Objective: 1.5"},
+       {"Route: [20], Objective: 1.00", "Route: [ ], Objective: 0.00", "Route: [4, ], Objective: 1.00",
+        "Route: [04], Objective: 1.00", "Set: [], Objective: 0.00", "Route: [[]], Objective: 0.00"}},
+      {"cvrp",
+       21,  // customers 1..20
+       {"Routes: [[1, 2], [3]], Objective: 5.30", "Routes: [[20]], Objective: 1.00",
+        "Routes: [[1], [1], [1]], Objective: 1.00"},
+       {"Routes: [[0, 1]], Objective: 1.00", "Routes: [[21]], Objective: 1.00", "Routes: [], Objective: 0.00",
+        "Routes: [[]], Objective: 0.00", "Routes: [[1], []], Objective: 0.00", "Routes: [1, 2], Objective: 1.00",
+        "Routes: [[1],[2]], Objective: 1.00", "Routes: [[1]] , Objective: 1.00", "Routes: [[1], [2]]], Objective: 1.00",
+        "Routes: [[1] [2]], Objective: 1.00", "Route: [[1]], Objective: 1.00", "Routes: [[1, [2]]], Objective: 1.00"}},
+      {"mis",
+       50,
+       {"Set: [], Objective: 0.00", "Set: [0, 49, 7], Objective: 3.00"},
+       {"Set: [50], Objective: 1.00", "Set: [007], Objective: 1.00", "Set: [[1]], Objective: 1.00",
+        "Set: [1], Objective: 1,00"}},
+      {"mvc",
+       10,
+       {"Set: [], Objective: 0.00", "Set: [9, 0], Objective: 2.00"},
+       {"Set: [10], Objective: 1.00", "Set: [9 0], Objective: 2.00"}},
+      {"pfsp",
+       102,  // jobs 1..102
+       {"Order: [1], Objective: 1.00", "Order: [102, 1, 10], Objective: 40.00"},
+       {"Order: [0], Objective: 1.00", "Order: [103], Objective: 1.00", "Order: [], Objective: 0.00",
+        "Order: [01], Objective: 1.00", "Route: [1], Objective: 1.00"}},
+      {"jssp",
+       3,  // jobs 1..3
+       {"Schedule: [[1, 2, 3], [3, 1, 2]], Objective: 10.00", "Schedule: [[2]], Objective: 1.00",
+        "Schedule: [[1, 1], [2], [3], [1]], Objective: 1.00"},
+       {"Schedule: [[0, 1]], Objective: 10.00", "Schedule: [[4]], Objective: 1.00", "Schedule: [], Objective: 1.00",
+        "Schedule: [[1, 2, 3], []], Objective: 10.00", "Schedule: [1, 2, 3], Objective: 10.00",
+        "Schedule: [[1, 2, 3]], [[1]], Objective: 1.00", "Schedule: [[1, 2, 3],[1]], Objective: 1.00"}},
+  };
+  return c;
+}
+
+TEST(GrammarLists, PassingAndFailingStringsPerProblem) {
+  int wrongly_accepted = 0, wrongly_rejected = 0;
+  for (const Case& c : cases()) {
+    const problems::GrammarSpec spec = spec_for(c.problem, c.n);
+    const ByteDfa dfa = dfa_for(spec, c.problem);
+    for (const auto& s : c.pass) {
+      EXPECT_TRUE(dfa.accepts(s)) << c.problem << ": '" << s << "'";
+      EXPECT_TRUE(spec.accepts(s)) << c.problem << " (GrammarSpec): '" << s << "'";
+      wrongly_rejected += !dfa.accepts(s);
+    }
+    for (const auto& s : c.fail) {
+      EXPECT_FALSE(dfa.accepts(s)) << c.problem << ": '" << s << "'";
+      EXPECT_FALSE(spec.accepts(s)) << c.problem << " (GrammarSpec): '" << s << "'";
+      wrongly_accepted += dfa.accepts(s);
+    }
+  }
+  EXPECT_EQ(wrongly_accepted, 0);
+  EXPECT_EQ(wrongly_rejected, 0);
+}
+
+TEST(GrammarLists, IndexBoundsFollowTheInstance) {
+  // The last index is accepted, the next one is not, whatever the number of digits.
+  for (const std::string problem : {"tsp", "op", "cvrp", "mis", "pfsp", "jssp"}) {
+    for (int n : {2, 9, 10, 11, 99, 100, 101, 102, 999, 1000}) {
+      if (problem == "cvrp" && n < 2) continue;
+      const problems::GrammarSpec spec = spec_for(problem, n);
+      const ByteDfa dfa = dfa_for(spec, problem);
+      const auto& fmt = problems::problem_by_name(problem).text_format();
+      auto text = [&](long long v) {
+        const std::string list = "[" + std::to_string(v) + "]";
+        return fmt.keyword + ": [" + (fmt.nested ? list : list.substr(1, list.size() - 2)) + "], Objective: 1.00";
+      };
+      EXPECT_TRUE(dfa.accepts(text(spec.last_index))) << problem << " n=" << n;
+      EXPECT_TRUE(dfa.accepts(text(spec.first_index))) << problem << " n=" << n;
+      EXPECT_FALSE(dfa.accepts(text(spec.last_index + 1))) << problem << " n=" << n;
+      EXPECT_FALSE(dfa.accepts(text(spec.first_index - 1))) << problem << " n=" << n;
+      EXPECT_FALSE(dfa.accepts(text(spec.last_index * 10))) << problem << " n=" << n;
+    }
+  }
+}
+
+// Sentences the DFA generates (random walks to acceptance), to be mutated below.
+std::string random_sentence(const ByteDfa& dfa, Rng& rng) {
+  std::string s;
+  int q = dfa.start();
+  for (int steps = 0; steps < 400; ++steps) {
+    std::vector<int> bytes;
+    for (int b = 0; b < 256; ++b)
+      if (dfa.step(q, static_cast<unsigned char>(b)) >= 0) bytes.push_back(b);
+    if (dfa.accepting(q) && (bytes.empty() || rng.bernoulli(0.3))) return s;
+    const int b = bytes[rng.uniform_int(0, static_cast<int>(bytes.size()) - 1)];
+    s += static_cast<char>(b);
+    q = dfa.step(q, static_cast<unsigned char>(b));
+  }
+  while (!dfa.accepting(q)) {  // finish the shortest way: digits and closing text
+    for (int b = 0; b < 256; ++b)
+      if (dfa.step(q, static_cast<unsigned char>(b)) >= 0 && (b == ']' || b == '.' || (b >= '0' && b <= '9') || b == ',' ||
+                                                               b == ' ' || b == 'O' || std::isalpha(b) || b == ':')) {
+        s += static_cast<char>(b);
+        q = dfa.step(q, static_cast<unsigned char>(b));
+        break;
+      }
+  }
+  return s;
+}
+
+std::string mutate(std::string s, Rng& rng) {
+  static const std::string kBytes = "0123456789[], .:-ObjectiveRouteSetOrdrShl\n";
+  const int edits = rng.uniform_int(1, 3);
+  for (int e = 0; e < edits; ++e) {
+    const int pos = s.empty() ? 0 : rng.uniform_int(0, static_cast<int>(s.size()));
+    const char c = kBytes[rng.uniform_int(0, static_cast<int>(kBytes.size()) - 1)];
+    switch (rng.uniform_int(0, 2)) {
+      case 0: s.insert(s.begin() + pos, c); break;
+      case 1: if (pos < static_cast<int>(s.size())) s.erase(s.begin() + pos); break;
+      default: if (pos < static_cast<int>(s.size())) s[pos] = c; break;
+    }
+  }
+  return s;
+}
+
+TEST(GrammarLists, DfaAgreesWithGrammarSpecOnRandomAndMutatedStrings) {
+  Rng rng(7);
+  int accepted = 0, total = 0;
+  for (const std::string problem : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
+    for (int n : {1, 3, 12, 102}) {
+      if (problem == "cvrp" && n < 2) continue;
+      const problems::GrammarSpec spec = spec_for(problem, n);
+      const ByteDfa dfa = dfa_for(spec, problem);
+      const problems::Problem& p = problems::problem_by_name(problem);
+      for (int k = 0; k < 300; ++k) {
+        const std::string sentence = random_sentence(dfa, rng);
+        ASSERT_TRUE(dfa.accepts(sentence));
+        EXPECT_TRUE(spec.accepts(sentence)) << problem << " n=" << n << " '" << sentence << "'";
+        // Whatever the grammar accepts, the strict parser reads.
+        EXPECT_TRUE(p.parse(sentence).solution.has_value()) << problem << " '" << sentence << "'";
+        for (int m = 0; m < 10; ++m) {
+          const std::string mutated = mutate(sentence, rng);
+          ++total;
+          accepted += spec.accepts(mutated);
+          ASSERT_EQ(dfa.accepts(mutated), spec.accepts(mutated)) << problem << " n=" << n << " '" << mutated << "'";
+          if (dfa.accepts(mutated)) EXPECT_TRUE(p.parse(mutated).solution.has_value()) << mutated;
+        }
+      }
+    }
+  }
+  EXPECT_GT(accepted, total / 50);  // the mutations hit both sides
+  EXPECT_LT(accepted, total / 2);
+}
+
+TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
+  for (const std::string problem : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
+    const problems::Problem& p = problems::problem_by_name(problem);
+    for (int n : {5, 20, 101}) {
+      const auto instance = testing::make_instance(problem, n, static_cast<std::uint64_t>(n));
+      const problems::GrammarSpec spec = p.grammar(*instance);
+      const ByteDfa dfa = dfa_for(spec, problem);
+      for (const auto* solver : solvers::solvers_for(problem)) {
+        if (solver->method == "reference" && n > 20) continue;  // keep the test fast
+        solvers::SolveOptions options;
+        options.time_limit_s = 0.05;
+        const std::string text = p.format(*instance, solver->solve(*instance, options));
+        EXPECT_TRUE(dfa.accepts(text)) << problem << "/" << solver->method << " n=" << n << ": " << text;
+        EXPECT_EQ(dfa.accepts(text), spec.accepts(text)) << text;
+        // Repaired garbage formats into the grammar too.
+        Rng rng(static_cast<std::uint64_t>(n));
+        problems::Solution garbage;
+        garbage.lists.resize(spec.nested ? 3 : 1);
+        for (auto& list : garbage.lists)
+          for (int k = 0; k < n; ++k) list.push_back(rng.uniform_int(-2, n + 2));
+        const std::string repaired = p.format(*instance, p.repair(*instance, garbage));
+        EXPECT_EQ(dfa.accepts(repaired), spec.accepts(repaired)) << repaired;
+        EXPECT_TRUE(dfa.accepts(repaired)) << problem << " n=" << n << ": " << repaired;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace falcon::decoding
