@@ -1,7 +1,6 @@
 #include "falcon/tokenizer_training/corpus.h"
 
 #include "falcon/core/error.h"
-#include "falcon/data/reader.h"
 #include "falcon/problems/registry.h"
 #include "falcon/solvers/solver.h"
 #include "falcon/text/tokenizer.h"
@@ -31,23 +30,6 @@ std::vector<CorpusText> generate_corpus(const CorpusOptions& options) {
       auto solution = heuristic->solve(*instance, solve);
       out.push_back({name, problem.prompt(*instance), problem.format(*instance, solution)});
     }
-  }
-  return out;
-}
-
-std::vector<CorpusText> dataset_corpus(const std::string& path, const DatasetCorpusOptions& options) {
-  const auto reader = data::DatasetReader::open(path);
-  if (!reader.has_split(options.split))
-    throw Error("tokenizer corpus: '" + path + "' has no split '" + options.split + "'");
-  const problems::Problem& problem = reader.problem();
-  std::int64_t count = reader.size(options.split);
-  if (options.limit > 0) count = std::min(count, options.limit);
-  std::vector<CorpusText> out;
-  out.reserve(static_cast<std::size_t>(count));
-  for (std::int64_t i = 0; i < count; ++i) {
-    const data::LabeledInstance item = reader.load(options.split, i);
-    out.push_back({std::string(problem.name()), problem.prompt(*item.instance),
-                   problem.format(*item.instance, item.record.label.solution)});
   }
   return out;
 }
