@@ -17,18 +17,19 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }  // namespace
 
 PrefixMatcher::PrefixMatcher(const std::vector<std::string_view>& symbols) {
-  for (auto s : symbols) {
-    if (s.empty()) continue;
-    symbols_.insert(s);
-    if (std::find(lengths_.begin(), lengths_.end(), s.size()) == lengths_.end()) lengths_.push_back(s.size());
-  }
-  std::sort(lengths_.rbegin(), lengths_.rend());
+  for (auto s : symbols)
+    if (!s.empty()) trie_.insert(s, 1);
 }
 
 std::size_t PrefixMatcher::match(std::string_view text) const {
-  for (std::size_t length : lengths_)
-    if (length <= text.size() && symbols_.count(text.substr(0, length))) return length;
-  return 0;
+  std::size_t longest = 0;
+  int node = ByteTrie::kRoot;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    node = trie_.child(node, static_cast<unsigned char>(text[i]));
+    if (node < 0) break;
+    if (trie_.value(node) >= 0) longest = i + 1;
+  }
+  return longest;
 }
 
 std::size_t utf8_char_length(std::string_view text) {

@@ -6,8 +6,9 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
+
+#include "falcon/text/byte_trie.h"
 
 namespace falcon::text {
 
@@ -20,11 +21,10 @@ class PrefixMatcher {
   explicit PrefixMatcher(const std::vector<std::string_view>& symbols);
   // Length of the longest symbol that prefixes `text`, 0 if none.
   std::size_t match(std::string_view text) const;
-  bool empty() const { return symbols_.empty(); }
+  bool empty() const { return trie_.empty(); }
 
  private:
-  std::unordered_set<std::string_view> symbols_;
-  std::vector<std::size_t> lengths_;  // distinct symbol lengths, longest first
+  ByteTrie trie_;
 };
 
 // Bytes of the UTF-8 character at the start of `text` as SentencePiece counts them from the lead

@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "falcon/text/byte_trie.h"
 #include "falcon/text/vocabulary.h"
 
 namespace falcon::text {
@@ -25,7 +26,7 @@ class UnigramSegmenter {
   const Vocabulary& vocab_;
   float min_score_;
   float max_score_;
-  std::size_t max_piece_bytes_ = 0;
+  ByteTrie pieces_;  // the mergeable pieces (normal, user-defined, unused) -> id
 };
 
 }  // namespace falcon::text

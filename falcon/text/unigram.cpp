@@ -1,6 +1,7 @@
 // Unigram Viterbi segmentation, following sentencepiece src/unigram_model.cc
 // (Model::EncodeOptimized): the best path ending at each byte position, updated in order of
 // start position and then piece length, keeping the first of equal scores.
+#include <algorithm>
 #include <cfloat>
 
 #include "falcon/text/segmenters.h"
@@ -21,7 +22,7 @@ UnigramSegmenter::UnigramSegmenter(const Vocabulary& vocab) : vocab_(vocab) {
       min_score_ = std::min(min_score_, p.score);
       max_score_ = std::max(max_score_, p.score);
     }
-    if (vocab.mergeable_id(p.piece) == id) max_piece_bytes_ = std::max(max_piece_bytes_, p.piece.size());
+    if (vocab.mergeable_id(p.piece) == id) pieces_.insert(p.piece, id);  // not control, unknown, byte
   }
 }
 
@@ -39,9 +40,11 @@ std::vector<Segment> UnigramSegmenter::segment(std::string_view normalized) cons
     const float score_here = best[starts_at].score;
     const auto mblen = static_cast<int>(utf8_char_length(normalized.substr(starts_at)));
     bool has_single_node = false;
-    const int longest = std::min<int>(size - starts_at, static_cast<int>(max_piece_bytes_));
-    for (int length = 1; length <= longest; ++length) {
-      const int id = vocab_.mergeable_id(normalized.substr(starts_at, length));
+    int node = ByteTrie::kRoot;
+    for (int length = 1; starts_at + length <= size; ++length) {
+      node = pieces_.child(node, static_cast<unsigned char>(normalized[starts_at + length - 1]));
+      if (node < 0) break;  // no piece continues with this byte
+      const int id = pieces_.value(node);
       if (id < 0 || vocab_.type(id) == PieceType::kUnused) continue;
       BestPath& target = best[starts_at + length];
       // Same arithmetic as SentencePiece, whose `cond ? (length * max_score_ - 0.1) : score`
