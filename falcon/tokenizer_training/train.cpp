@@ -38,7 +38,7 @@ void train_tokenizer(const std::vector<std::string>& texts, const std::string& p
     throw Error("tokenizer: model_type must be bpe or unigram, not '" + options.model_type + "'");
   std::size_t longest = 0;
   for (const auto& t : texts) longest = std::max(longest, t.size());
-  std::unordered_map<std::string, std::string> args = {
+  train_sentencepiece(texts, {
       {"model_prefix", prefix},
       {"vocab_size", std::to_string(options.vocab_size)},
       {"model_type", options.model_type},
@@ -57,10 +57,18 @@ void train_tokenizer(const std::vector<std::string>& texts, const std::string& p
       {"eos_id", "3"},
       {"num_threads", std::to_string(options.num_threads)},
       {"minloglevel", "2"},
-  };
+  });
+}
+
+void train_sentencepiece(const std::vector<std::string>& texts, const std::map<std::string, std::string>& options) {
+  if (texts.empty()) throw Error("tokenizer: no training text");
+  const std::unordered_map<std::string, std::string> args(options.begin(), options.end());
   VectorIterator it(texts);
   auto status = sentencepiece::SentencePieceTrainer::Train(args, &it);
-  if (!status.ok()) throw Error("tokenizer: training '" + prefix + "' failed: " + status.ToString());
+  const auto prefix = options.find("model_prefix");
+  if (!status.ok())
+    throw Error("tokenizer: training '" + (prefix == options.end() ? std::string("?") : prefix->second) +
+                "' failed: " + status.ToString());
 }
 
 }  // namespace falcon::text

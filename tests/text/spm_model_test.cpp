@@ -183,22 +183,15 @@ TEST(SpmMalformed, EachDefectIsOneErrorNamingTheFile) {
   expect_error(group, "unsupported wire type 3");
   std::string ten_bytes(11, '\xFF');
   expect_error("\x08" + ten_bytes, "longer than 10 bytes");
-  std::string bad_score;  // score as a varint
-  {
-    std::string piece;
+  auto piece_with = [](std::uint32_t number, std::uint64_t value) {  // one piece "a" + a varint field
+    std::string piece, model;
     put_bytes(piece, 1, "a");
-    put_uint(piece, 2, 5);
-    put_bytes(bad_score, 1, piece);
-  }
-  expect_error(bad_score, "pieces[0].score");
-  std::string bad_type;
-  {
-    std::string piece;
-    put_bytes(piece, 1, "a");
-    put_uint(piece, 3, 9);
-    put_bytes(bad_type, 1, piece);
-  }
-  expect_error(bad_type, "pieces[0].type is 9");
+    put_uint(piece, number, value);
+    put_bytes(model, 1, piece);
+    return model;
+  };
+  expect_error(piece_with(2, 5), "pieces[0].score");  // a score must be fixed32
+  expect_error(piece_with(3, 9), "pieces[0].type is 9");
 
   const SpmModel good = small_model(ModelType::kBpe, {{"a", -1}});
   SpmModel m = good;
@@ -207,18 +200,17 @@ TEST(SpmMalformed, EachDefectIsOneErrorNamingTheFile) {
   m = good;
   m.pieces[1].type = PieceType::kNormal;
   expect_error(serialize_spm_model(m), "no unknown piece");
-  m = good;
-  m.pieces.push_back({"<unk2>", 0, PieceType::kUnknown});
-  expect_error(serialize_spm_model(m), "second unknown piece");
-  m = good;
-  m.pieces.push_back({"a", 0, PieceType::kNormal});
-  expect_error(serialize_spm_model(m), "'a' is already defined as piece 4");
-  m = good;
-  m.pieces.push_back({"", 0, PieceType::kNormal});
-  expect_error(serialize_spm_model(m), "piece 5 is empty");
+  auto with_piece = [&](const SpmPiece& extra, const std::string& what) {
+    SpmModel bad = good;
+    bad.pieces.push_back(extra);
+    expect_error(serialize_spm_model(bad), what);
+  };
+  with_piece({"<unk2>", 0, PieceType::kUnknown}, "second unknown piece");
+  with_piece({"a", 0, PieceType::kNormal}, "'a' is already defined as piece 4");
+  with_piece({"", 0, PieceType::kNormal}, "piece 5 is empty");
+  with_piece({"<0x41>", 0, PieceType::kByte}, "byte_fallback is off");
   m = good;
   m.pieces.push_back({"<0x41>", 0, PieceType::kByte});
-  expect_error(serialize_spm_model(m), "byte_fallback is off");
   m.byte_fallback = true;
   expect_error(serialize_spm_model(m), "byte piece 0 is missing");
   m.pieces.back().piece = "<0x4g>";

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "falcon/text/spm_model.h"
+#include "falcon/text/wire_reader.h"
 
 namespace falcon::text::testing {
 
@@ -34,6 +35,18 @@ inline void put_float(std::string& out, std::uint32_t number, float value) {
   char raw[4];
   std::memcpy(raw, &value, 4);
   out.append(raw, 4);
+}
+
+// Writes back a field as WireReader read it.
+inline void put_field(std::string& out, const WireField& f) {
+  put_tag(out, f.number, static_cast<int>(f.type));
+  if (f.type == WireType::kVarint) put_varint(out, f.value);
+  if (f.type == WireType::kFixed32 || f.type == WireType::kFixed64)
+    for (int i = 0; i < (f.type == WireType::kFixed32 ? 4 : 8); ++i) out += static_cast<char>(f.value >> (8 * i));
+  if (f.type == WireType::kBytes) {
+    put_varint(out, f.bytes.size());
+    out += f.bytes;
+  }
 }
 
 // Every field parse_spm_model reads; the charsmaps are filled with zero bytes of their size.

@@ -3,19 +3,17 @@
 // / user-defined-symbol models trained here with SentencePiece's own options.
 #include <gtest/gtest.h>
 #include <sentencepiece_processor.h>
-#include <sentencepiece_trainer.h>
 
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
-#include <unordered_map>
+#include <map>
 
 #include <unistd.h>
 
 #include "falcon/core/error.h"
 #include "falcon/text/tokenizer.h"
 #include "falcon/text/wire_reader.h"
+#include "tests/text/spm_model_writer.h"
 #include "falcon/tokenizer_training/corpus.h"
 #include "falcon/tokenizer_training/train.h"
 
@@ -23,42 +21,7 @@ namespace falcon::text {
 namespace {
 
 namespace fs = std::filesystem;
-
-class VectorIterator : public sentencepiece::SentenceIterator {
- public:
-  explicit VectorIterator(const std::vector<std::string>& texts) : texts_(texts) {}
-  bool done() const override { return i_ >= texts_.size(); }
-  void Next() override { ++i_; }
-  const std::string& value() const override { return texts_[i_]; }
-  sentencepiece::util::Status status() const override { return {}; }
-
- private:
-  const std::vector<std::string>& texts_;
-  std::size_t i_ = 0;
-};
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void put_varint(std::string& out, std::uint64_t v) {
-  for (; v >= 0x80; v >>= 7) out += static_cast<char>((v & 0x7F) | 0x80);
-  out += static_cast<char>(v);
-}
-
-void put_field(std::string& out, const WireField& f) {
-  put_varint(out, (static_cast<std::uint64_t>(f.number) << 3) | static_cast<std::uint64_t>(f.type));
-  if (f.type == WireType::kVarint) put_varint(out, f.value);
-  if (f.type == WireType::kFixed32 || f.type == WireType::kFixed64)
-    for (int i = 0; i < (f.type == WireType::kFixed32 ? 4 : 8); ++i) out += static_cast<char>(f.value >> (8 * i));
-  if (f.type == WireType::kBytes) {
-    put_varint(out, f.bytes.size());
-    out += f.bytes;
-  }
-}
+using testing::put_field;
 
 // SentencePieceProcessor::SetVocabulary also retypes byte pieces (NORMAL or UNUSED), which makes
 // its serialised model unloadable with byte fallback on; this types every "<0xNN>" BYTE again.
@@ -155,13 +118,11 @@ class ParityTest : public ::testing::Test {
 
     // SentencePiece's own options: Llama's normalisation, whitespace removal, no byte fallback,
     // user-defined symbols, whitespace as suffix, unigram with a dummy prefix.
-    auto theirs = [&](const std::string& name, std::unordered_map<std::string, std::string> args) {
+    auto theirs = [&](const std::string& name, std::map<std::string, std::string> args) {
       args.insert({{"model_prefix", (*dir_ / name).string()}, {"vocab_size", "600"}, {"model_type", "bpe"},
                    {"character_coverage", "1.0"}, {"hard_vocab_limit", "false"}, {"num_threads", "1"},
                    {"minloglevel", "2"}});
-      VectorIterator it(texts);
-      auto status = sentencepiece::SentencePieceTrainer::Train(args, &it);
-      ASSERT_TRUE(status.ok()) << name << ": " << status.ToString();
+      train_sentencepiece(texts, args);
       models_->push_back({name, *dir_ / (name + ".model")});
     };
     theirs("llama", {{"normalization_rule_name", "identity"}, {"add_dummy_prefix", "true"},
@@ -316,14 +277,9 @@ TEST_F(ParityTest, UnusedPiecesAreResegmentedLikeSentencePiece) {
 
 // A model that needs NFKC (SentencePiece's default rule) is refused with a clear error.
 TEST_F(ParityTest, PrecompiledNormalisationIsRejected) {
-  std::unordered_map<std::string, std::string> args = {{"model_prefix", (*dir_ / "nfkc").string()},
-                                                       {"vocab_size", "300"},
-                                                       {"model_type", "bpe"},
-                                                       {"hard_vocab_limit", "false"},
-                                                       {"minloglevel", "2"}};
-  const std::vector<std::string> texts = {"Route: [0, 1, 2], Objective: 3.00", "ｆｕｌｌ ｗｉｄｔｈ"};
-  VectorIterator it(texts);
-  ASSERT_TRUE(sentencepiece::SentencePieceTrainer::Train(args, &it).ok());
+  train_sentencepiece({"Route: [0, 1, 2], Objective: 3.00", "ｆｕｌｌ ｗｉｄｔｈ"},
+                      {{"model_prefix", (*dir_ / "nfkc").string()}, {"vocab_size", "300"}, {"model_type", "bpe"},
+                       {"hard_vocab_limit", "false"}, {"minloglevel", "2"}});
   const std::string path = (*dir_ / "nfkc.model").string();
   try {
     Tokenizer::load(path);
