@@ -40,16 +40,17 @@ class Tokenizer {
   // Concatenates the tokens' text: U+2581 -> ' ', byte pieces -> their raw byte (invalid UTF-8
   // stays as it is, where SentencePiece would print U+FFFD), control tokens -> "", <unk> -> the
   // model's unk surface (" \u2047 "). Strips the dummy-prefix space of the first token when the
-  // model adds one. decode(encode(x)) == x for valid UTF-8 x unless the model's normalisation
-  // removes whitespace.
+  // model adds one. decode(encode(x)) == x for valid UTF-8 x without U+2581 (read as a space),
+  // unless the model removes whitespace or puts its dummy space at the end.
   std::string decode(const std::vector<int>& ids) const;
 
   int vocab_size() const;
+  // piece, token_bytes, is_special and decode throw falcon::Error for ids outside [0, vocab_size()).
   const std::string& piece(int id) const;  // SentencePiece's own spelling ("▁x", "<0x0A>")
   int id(std::string_view piece) const;    // the unknown piece's id when unknown
   // The exact bytes this token stands for: U+2581 -> ' ', <0xNN> -> that byte, control, unknown
   // and unused tokens -> "". Concatenating token_bytes over encode(x) gives x for valid UTF-8 x
-  // when the model adds no dummy prefix and removes no whitespace (our trained models).
+  // without U+2581 when the model adds no dummy space and removes no whitespace (our models).
   const std::string& token_bytes(int id) const;
   bool is_special(int id) const;  // control (pad/bos/eos) or unknown
 
