@@ -14,6 +14,8 @@
 #include "falcon/problems/registry.h"
 #include "falcon/solvers/solver.h"
 #include "falcon/text/tokenizer.h"
+#include "falcon/tokenizer_training/corpus.h"
+#include "falcon/tokenizer_training/train.h"
 
 namespace falcon::bench {
 namespace {

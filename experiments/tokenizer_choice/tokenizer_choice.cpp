@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "falcon/text/tokenizer.h"
+#include "falcon/tokenizer_training/corpus.h"
+#include "falcon/tokenizer_training/train.h"
 
 using namespace falcon::text;
 

@@ -1,29 +1,23 @@
 #include "falcon/text/tokenizer.h"
 
-#include <sentencepiece_processor.h>
-#include <sentencepiece_trainer.h>
-
 #include <fstream>
-#include <unordered_map>
+#include <optional>
+#include <sstream>
 
 #include "falcon/core/error.h"
-#include "falcon/problems/registry.h"
-#include "falcon/solvers/solver.h"
+#include "falcon/text/normalizer.h"
+#include "falcon/text/segmenters.h"
+#include "falcon/text/spm_model.h"
+#include "falcon/text/vocabulary.h"
 
 namespace falcon::text {
 namespace {
 
-const std::string kMetaSpace = "\xE2\x96\x81";  // U+2581
+constexpr std::string_view kDefaultUnkSurface = " \xE2\x81\x87 ";  // SentencePiece's " ⁇ "
 
-std::string piece_to_bytes(const sentencepiece::SentencePieceProcessor& sp, int id) {
-  if (sp.IsControl(id) || sp.IsUnknown(id) || sp.IsUnused(id)) return "";
-  const std::string& piece = sp.IdToPiece(id);
-  if (sp.IsByte(id)) {  // "<0xNN>"
-    if (piece.size() != 6 || piece.compare(0, 3, "<0x") != 0 || piece[5] != '>')
-      throw Error("tokenizer: malformed byte piece '" + piece + "'");
-    return std::string(1, static_cast<char>(std::stoi(piece.substr(3, 2), nullptr, 16)));
-  }
+std::string replace_meta_spaces(std::string_view piece) {
   std::string out;
+  out.reserve(piece.size());
   for (std::size_t i = 0; i < piece.size();) {
     if (piece.compare(i, kMetaSpace.size(), kMetaSpace) == 0) {
       out += ' ';
@@ -35,144 +29,163 @@ std::string piece_to_bytes(const sentencepiece::SentencePieceProcessor& sp, int 
   return out;
 }
 
-class VectorIterator : public sentencepiece::SentenceIterator {
- public:
-  explicit VectorIterator(const std::vector<std::string>& texts) : texts_(texts) {}
-  bool done() const override { return i_ >= texts_.size(); }
-  void Next() override { ++i_; }
-  const std::string& value() const override { return texts_[i_]; }
-  sentencepiece::util::Status status() const override { return {}; }
+// The bytes a token stands for (see token_bytes in the header).
+std::string piece_bytes(const SpmPiece& p) {
+  switch (p.type) {
+    case PieceType::kControl:
+    case PieceType::kUnknown:
+    case PieceType::kUnused: return "";
+    case PieceType::kByte: return std::string(1, static_cast<char>(byte_piece_value(p.piece)));
+    default: return replace_meta_spaces(p.piece);
+  }
+}
 
- private:
-  const std::vector<std::string>& texts_;
-  std::size_t i_ = 0;
-};
+// Rejects what this implementation cannot reproduce exactly.
+SpmModel check_supported(SpmModel model, const std::string& origin) {
+  const std::string prefix = "tokenizer: '" + origin + "': ";
+  if (model.model_type != ModelType::kBpe && model.model_type != ModelType::kUnigram)
+    throw Error(prefix + "model type " + (model.model_type == ModelType::kWord ? "word" : "char") +
+                " is not supported (only bpe and unigram); train a bpe tokenizer");
+  if (model.precompiled_charsmap_size > 0)
+    throw Error(prefix + "needs the precompiled normalisation rule '" + model.normalizer_name +
+                "' (an NFKC-style character map), which falcon's tokenizer does not implement; use a model "
+                "trained with normalization_rule_name=identity");
+  if (model.denormalizer_charsmap_size > 0)
+    throw Error(prefix + "needs a precompiled denormalisation rule, which falcon's tokenizer does not implement");
+  return model;
+}
 
 }  // namespace
 
-Tokenizer Tokenizer::load(const std::string& path) {
-  if (!std::ifstream(path).good()) throw Error("tokenizer: cannot open '" + path + "'");
-  Tokenizer t;
-  t.path_ = path;
-  t.sp_ = std::make_unique<sentencepiece::SentencePieceProcessor>();
-  auto status = t.sp_->Load(path);
-  if (!status.ok() || t.sp_->GetPieceSize() <= 0)
-    throw Error("tokenizer: '" + path + "' is not a valid SentencePiece model: " + status.ToString());
-  t.bytes_.reserve(t.sp_->GetPieceSize());
-  for (int id = 0; id < t.sp_->GetPieceSize(); ++id) t.bytes_.push_back(piece_to_bytes(*t.sp_, id));
-  return t;
-}
+struct Tokenizer::Impl {
+  Impl(SpmModel model, std::string origin)
+      : path(std::move(origin)),
+        vocab(check_supported(std::move(model), path), path),
+        normalizer({vocab.model().add_dummy_prefix, vocab.model().remove_extra_whitespaces,
+                    vocab.model().escape_whitespaces, vocab.model().treat_whitespace_as_suffix},
+                   &vocab.user_symbols()) {
+    const SpmModel& m = vocab.model();
+    if (m.model_type == ModelType::kUnigram) unigram.emplace(vocab);
+    bytes.reserve(static_cast<std::size_t>(vocab.size()));
+    for (int id = 0; id < vocab.size(); ++id) bytes.push_back(piece_bytes(vocab.at(id)));
+    unk_surface = m.unk_surface ? *m.unk_surface : std::string(kDefaultUnkSurface);
+    auto special = [&](const std::string& name, PieceType type) {
+      const int id = vocab.piece_to_id(name);
+      return vocab.type(id) == type ? id : -1;
+    };
+    pad = special(m.pad_piece, PieceType::kControl);
+    bos = special(m.bos_piece, PieceType::kControl);
+    eos = special(m.eos_piece, PieceType::kControl);
+    unk = special(m.unk_piece, PieceType::kUnknown);
+  }
 
+  std::vector<Segment> segment(std::string_view normalized) const {
+    return unigram ? unigram->segment(normalized) : bpe_segment(vocab, normalized);
+  }
+  void check_id(int id) const {
+    if (id < 0 || id >= vocab.size())
+      throw Error("tokenizer: id " + std::to_string(id) + " out of range [0, " + std::to_string(vocab.size()) + ")");
+  }
+
+  std::string path;
+  Vocabulary vocab;
+  Normalizer normalizer;
+  std::optional<UnigramSegmenter> unigram;
+  std::vector<std::string> bytes;
+  std::string unk_surface;
+  int pad = -1, bos = -1, eos = -1, unk = -1;
+};
+
+Tokenizer::Tokenizer(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 Tokenizer::Tokenizer(Tokenizer&&) noexcept = default;
 Tokenizer& Tokenizer::operator=(Tokenizer&&) noexcept = default;
 Tokenizer::~Tokenizer() = default;
 
+Tokenizer Tokenizer::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("tokenizer: cannot open '" + path + "'");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw Error("tokenizer: cannot read '" + path + "'");
+  return from_bytes(bytes.str(), path);
+}
+
+Tokenizer Tokenizer::from_bytes(std::string_view bytes, const std::string& origin) {
+  return Tokenizer(std::make_shared<const Impl>(parse_spm_model(bytes, origin), origin));
+}
+
+// SentencePieceProcessor::Encode + PopulateSentencePieceText.
 std::vector<int> Tokenizer::encode(std::string_view text) const {
+  const Impl& t = *impl_;
+  const std::string normalized = t.normalizer.normalize(text);
+  const std::vector<Segment> segments = t.segment(normalized);
   std::vector<int> ids;
-  auto status = sp_->Encode(absl::string_view(text.data(), text.size()), &ids);
-  if (!status.ok()) throw Error("tokenizer: encode failed: " + status.ToString());
+  ids.reserve(segments.size());
+  bool prev_unknown = false;
+  for (const auto& [piece, id] : segments) {
+    const PieceType type = t.vocab.type(id);
+    if (type == PieceType::kControl)  // SentencePiece fails the same way ("not all consumed")
+      throw Error("tokenizer: '" + t.path + "': text segments into control piece '" + t.vocab.at(id).piece +
+                  "', which SentencePiece cannot encode either");
+    const bool unknown = type == PieceType::kUnknown;
+    if (unknown && t.vocab.model().byte_fallback) {
+      for (char c : piece) ids.push_back(t.vocab.byte_id(static_cast<unsigned char>(c)));
+    } else if (!(unknown && prev_unknown)) {  // a run of unknown pieces is one <unk>
+      ids.push_back(id);
+    }
+    prev_unknown = unknown;
+  }
   return ids;
 }
 
 std::string Tokenizer::decode(const std::vector<int>& ids) const {
-  for (int id : ids)
-    if (id < 0 || id >= vocab_size()) throw Error("tokenizer: id " + std::to_string(id) + " out of range");
+  const Impl& t = *impl_;
+  const SpmModel& m = t.vocab.model();
+  // SentencePiece strips the dummy prefix's U+2581 from the first piece; with whitespace
+  // removal on, from every piece until some text has been produced.
+  const bool strip_leading = m.add_dummy_prefix || m.remove_extra_whitespaces;
+  bool at_start = true;
   std::string text;
-  auto status = sp_->Decode(ids, &text);
-  if (!status.ok()) throw Error("tokenizer: decode failed: " + status.ToString());
+  for (int id : ids) {
+    t.check_id(id);
+    const SpmPiece& p = t.vocab.at(id);
+    switch (p.type) {
+      case PieceType::kControl: break;
+      case PieceType::kUnknown: text += t.unk_surface; break;
+      case PieceType::kByte: text += t.bytes[static_cast<std::size_t>(id)]; break;
+      default: {
+        std::string_view piece = p.piece;
+        if (at_start && strip_leading && piece.substr(0, kMetaSpace.size()) == kMetaSpace) {
+          piece.remove_prefix(kMetaSpace.size());
+          if (!m.remove_extra_whitespaces) at_start = false;
+        }
+        text += replace_meta_spaces(piece);
+      }
+    }
+    if (!text.empty()) at_start = false;
+  }
   return text;
 }
 
-int Tokenizer::vocab_size() const { return sp_->GetPieceSize(); }
-std::string Tokenizer::piece(int id) const {
-  if (id < 0 || id >= vocab_size()) throw Error("tokenizer: id " + std::to_string(id) + " out of range");
-  return sp_->IdToPiece(id);
+int Tokenizer::vocab_size() const { return impl_->vocab.size(); }
+const std::string& Tokenizer::piece(int id) const {
+  impl_->check_id(id);
+  return impl_->vocab.at(id).piece;
 }
-int Tokenizer::id(std::string_view piece) const {
-  return sp_->PieceToId(absl::string_view(piece.data(), piece.size()));
-}
+int Tokenizer::id(std::string_view piece) const { return impl_->vocab.piece_to_id(piece); }
 const std::string& Tokenizer::token_bytes(int id) const {
-  if (id < 0 || id >= vocab_size()) throw Error("tokenizer: id " + std::to_string(id) + " out of range");
-  return bytes_[id];
+  impl_->check_id(id);
+  return impl_->bytes[static_cast<std::size_t>(id)];
 }
-bool Tokenizer::is_special(int id) const { return sp_->IsControl(id) || sp_->IsUnknown(id); }
-int Tokenizer::pad_id() const { return sp_->pad_id(); }
-int Tokenizer::bos_id() const { return sp_->bos_id(); }
-int Tokenizer::eos_id() const { return sp_->eos_id(); }
-int Tokenizer::unk_id() const { return sp_->unk_id(); }
-
-NumberHandling number_handling_from_string(std::string_view name) {
-  if (name == "plain") return NumberHandling::kPlain;
-  if (name == "split_digits") return NumberHandling::kSplitDigits;
-  throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits)");
+bool Tokenizer::is_special(int id) const {
+  impl_->check_id(id);
+  const PieceType type = impl_->vocab.type(id);
+  return type == PieceType::kControl || type == PieceType::kUnknown;
 }
-
-void train_tokenizer(const std::vector<std::string>& texts, const std::string& prefix,
-                     const TrainOptions& options) {
-  if (texts.empty()) throw Error("tokenizer: no training text");
-  if (options.model_type != "bpe" && options.model_type != "unigram")
-    throw Error("tokenizer: model_type must be bpe or unigram, not '" + options.model_type + "'");
-  std::size_t longest = 0;
-  for (const auto& t : texts) longest = std::max(longest, t.size());
-  std::unordered_map<std::string, std::string> args = {
-      {"model_prefix", prefix},
-      {"vocab_size", std::to_string(options.vocab_size)},
-      {"model_type", options.model_type},
-      {"split_digits", options.numbers == NumberHandling::kSplitDigits ? "true" : "false"},
-      {"byte_fallback", "true"},
-      {"character_coverage", "1.0"},
-      {"normalization_rule_name", "identity"},
-      {"add_dummy_prefix", "false"},
-      {"remove_extra_whitespaces", "false"},
-      {"allow_whitespace_only_pieces", "true"},
-      {"max_sentence_length", std::to_string(std::max<std::size_t>(longest + 1, 4192))},
-      {"hard_vocab_limit", "false"},
-      {"pad_id", "0"},
-      {"unk_id", "1"},
-      {"bos_id", "2"},
-      {"eos_id", "3"},
-      {"num_threads", std::to_string(options.num_threads)},
-      {"minloglevel", "2"},
-  };
-  VectorIterator it(texts);
-  auto status = sentencepiece::SentencePieceTrainer::Train(args, &it);
-  if (!status.ok()) throw Error("tokenizer: training '" + prefix + "' failed: " + status.ToString());
-}
-
-std::vector<CorpusText> generate_corpus(const CorpusOptions& options) {
-  std::vector<std::string> names = options.problems;
-  if (names.empty())
-    for (auto name : problems::problem_names()) names.emplace_back(name);
-  std::vector<CorpusText> out;
-  for (const auto& name : names) {
-    const problems::Problem& problem = problems::problem_by_name(name);
-    const solvers::SolverEntry* heuristic = nullptr;
-    for (const auto* entry : solvers::solvers_for(name))
-      if (entry->method != "reference") {
-        heuristic = entry;
-        break;
-      }
-    if (heuristic == nullptr) throw Error("tokenizer corpus: no heuristic for " + name);
-    problems::GenerateOptions gen;
-    gen.n = options.n > 0 ? options.n : (name == "mis" ? 50 : 20);
-    for (int k = 0; k < options.instances_per_problem; ++k) {
-      auto instance = problem.generate(gen, options.seed + static_cast<std::uint64_t>(k));
-      solvers::SolveOptions solve;
-      solve.seed = options.seed + static_cast<std::uint64_t>(k);
-      auto solution = heuristic->solve(*instance, solve);
-      out.push_back({name, problem.prompt(*instance), problem.format(*instance, solution)});
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> corpus_texts(const std::vector<CorpusText>& corpus) {
-  std::vector<std::string> texts;
-  for (const auto& c : corpus) {
-    texts.push_back(c.prompt);
-    texts.push_back(c.solution);
-  }
-  return texts;
-}
+int Tokenizer::pad_id() const { return impl_->pad; }
+int Tokenizer::bos_id() const { return impl_->bos; }
+int Tokenizer::eos_id() const { return impl_->eos; }
+int Tokenizer::unk_id() const { return impl_->unk; }
+const std::string& Tokenizer::path() const { return impl_->path; }
 
 }  // namespace falcon::text

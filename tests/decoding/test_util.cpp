@@ -9,6 +9,8 @@
 
 #include "falcon/problems/registry.h"
 #include "falcon/text/tokenizer.h"
+#include "falcon/tokenizer_training/corpus.h"
+#include "falcon/tokenizer_training/train.h"
 
 namespace falcon::decoding::testing {
 

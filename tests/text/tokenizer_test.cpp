@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "falcon/core/error.h"
+#include "falcon/tokenizer_training/corpus.h"
+#include "falcon/tokenizer_training/train.h"
 
 namespace falcon::text {
 namespace {
