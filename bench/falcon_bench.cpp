@@ -7,7 +7,7 @@
 //
 // Figures: fp32 (or --dtype) matmul peak of this process; training tokens/s, achieved FLOP/s
 // (6 * parameters * tokens + attention) and MFU against that peak; decoding tokens/s at batch 1
-// and 64 with and without the KV cache.
+// and 64 with and without the KV cache; sampling tokens/s with the TSP grammar mask vs without.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   std::string device_name = "cpu", dtype_name = "float32", out_path;
   int threads = 0;
   bool no_uncached = false;
+  std::string suite = "all";
+  falcon::bench::ConstrainedBenchOptions constrained;
   app.add_option("--vocab", config.vocab_size, "vocabulary size");
   app.add_option("--hidden", config.hidden_size, "hidden size");
   app.add_option("--ffn", config.intermediate_size, "SwiGLU width");
@@ -40,6 +42,8 @@ int main(int argc, char** argv) {
   app.add_option("--prompt-tokens", decoding.prompt_tokens, "prompt length for decoding");
   app.add_option("--decode-batches", decoding.batches, "decoding batch sizes");
   app.add_flag("--no-uncached", no_uncached, "skip the decoding baseline without KV cache (slow on CPU)");
+  app.add_option("--suite", suite, "model | constrained | all");
+  app.add_option("--constrained-tokens", constrained.max_new_tokens, "max new tokens in the constrained-decoding suite");
   app.add_option("--device", device_name, "cpu | cuda");
   app.add_option("--dtype", dtype_name, "float32 | bfloat16 | float16");
   app.add_option("--threads", threads, "intra-op threads (0 = all cores)");
@@ -63,11 +67,19 @@ int main(int argc, char** argv) {
                        {"heads", config.num_attention_heads}, {"kv_heads", config.num_key_value_heads},
                        {"ffn", config.intermediate_size},    {"vocab", config.vocab_size},
                        {"parameters", config.parameter_count()}};
-    std::fprintf(stderr, "bench: matmul peak ...\n");
-    report["matmul"] = falcon::bench::measure_matmul_peak(device, dtype);
-    const double peak = report["matmul"]["peak_flops"].get<double>();
-    report["training"] = falcon::bench::measure_training(config, training, device, dtype, peak);
-    report["decoding"] = falcon::bench::measure_decoding(config, decoding, device, dtype);
+    if (suite != "model" && suite != "constrained" && suite != "all")
+      throw falcon::Error("--suite: use model, constrained or all");
+    if (suite != "constrained") {
+      std::fprintf(stderr, "bench: matmul peak ...\n");
+      report["matmul"] = falcon::bench::measure_matmul_peak(device, dtype);
+      const double peak = report["matmul"]["peak_flops"].get<double>();
+      report["training"] = falcon::bench::measure_training(config, training, device, dtype, peak);
+      report["decoding"] = falcon::bench::measure_decoding(config, decoding, device, dtype);
+    }
+    if (suite != "model") {
+      std::fprintf(stderr, "bench: grammar-constrained vs unconstrained sampling ...\n");
+      report["constrained_decoding"] = falcon::bench::measure_constrained_decoding(config, constrained, device, dtype);
+    }
     const auto text = report.dump(2);
     std::cout << text << std::endl;
     if (!out_path.empty()) std::ofstream(out_path) << text << "\n";

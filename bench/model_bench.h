@@ -30,3 +30,20 @@ nlohmann::ordered_json measure_decoding(const model::ModelConfig& config, const 
                                         const torch::Device& device, torch::ScalarType dtype);
 
 }  // namespace falcon::bench
+
+namespace falcon::bench {
+
+struct ConstrainedBenchOptions {
+  std::int64_t batch = 64;        // rows: prompts x samples
+  int samples_per_prompt = 8;
+  int max_new_tokens = 256;
+  int n = 50;                     // TSP instance size (the grammar's index range)
+};
+
+// End-to-end sampling tokens/s with the TSP grammar mask vs without, same model and prompts, on
+// a synthetic vocabulary of config.vocab_size tokens (numbers, separators, random pieces).
+nlohmann::ordered_json measure_constrained_decoding(const model::ModelConfig& config,
+                                                    const ConstrainedBenchOptions& options,
+                                                    const torch::Device& device, torch::ScalarType dtype);
+
+}  // namespace falcon::bench
