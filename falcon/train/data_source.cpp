@@ -10,8 +10,10 @@
 
 namespace falcon::train {
 
-std::string ensure_dataset(const DataSpec& data, bool progress) {
-  auto config = Config::from_file(data.config);
+namespace {
+
+std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
+  auto config = Config::from_file(path);
   config.set_overrides(data.overrides);
   const auto spec = data::read_datagen_spec(config);
   config.check_unused();
@@ -24,41 +26,54 @@ std::string ensure_dataset(const DataSpec& data, bool progress) {
     }
   }
   if (!complete) {
-    if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), data.config.c_str());
+    if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
   }
   return spec.output;
 }
 
-ExampleSet load_examples(const data::DatasetReader& reader, const std::string& split, const text::Tokenizer& tokenizer,
-                         int max_prompt_tokens, std::int64_t limit) {
-  if (!reader.has_split(split))
-    throw Error(reader.path() + ": no split '" + split + "' (data.train_split / data.eval_split name one of the file's splits)");
+}  // namespace
+
+std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress) {
+  std::vector<std::string> paths;
+  for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress));
+  return paths;
+}
+
+ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
+                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit) {
   ExampleSet set;
-  set.problem = &reader.problem();
-  const auto total = reader.size(split);
-  const auto count = limit > 0 ? std::min(limit, total) : total;
-  for (std::int64_t i = 0; i < count; ++i) {
-    auto labeled = reader.load(split, i);
-    TrainExample ex;
-    ex.instance = labeled.instance;
-    ex.label_objective = labeled.record.label.objective;
-    ex.key = static_cast<std::uint64_t>(labeled.record.index);
-    ex.prompt = {tokenizer.bos_id()};
-    const auto body = tokenizer.encode(prompt_text(*set.problem, *ex.instance));
-    ex.prompt.insert(ex.prompt.end(), body.begin(), body.end());
-    if (static_cast<int>(ex.prompt.size()) > max_prompt_tokens) {
-      ++set.skipped_too_long;
-      continue;
+  std::int64_t longest = 0;
+  for (const auto& reader : readers) {
+    if (!reader.has_split(split))
+      throw Error(reader.path() + ": no split '" + split +
+                  "' (data.train_split / data.eval_split name one of the file's splits)");
+    longest = std::max(longest, limit > 0 ? std::min(limit, reader.size(split)) : reader.size(split));
+  }
+  for (std::int64_t i = 0; i < longest; ++i) {
+    for (const auto& reader : readers) {
+      if (i >= reader.size(split) || (limit > 0 && i >= limit)) continue;
+      auto labeled = reader.load(split, i);
+      TrainExample ex;
+      ex.problem = &reader.problem();
+      ex.instance = labeled.instance;
+      ex.label_objective = labeled.record.label.objective;
+      ex.key = static_cast<std::uint64_t>(labeled.record.index);
+      ex.prompt = {tokenizer.bos_id()};
+      const auto body = tokenizer.encode(prompt_text(*ex.problem, *ex.instance));
+      ex.prompt.insert(ex.prompt.end(), body.begin(), body.end());
+      if (static_cast<int>(ex.prompt.size()) > max_prompt_tokens) {
+        ++set.skipped_too_long;
+        continue;
+      }
+      ex.solution = tokenizer.encode(ex.problem->format(*ex.instance, labeled.record.label.solution));
+      ex.solution.push_back(tokenizer.eos_id());
+      set.examples.push_back(std::move(ex));
     }
-    ex.solution = tokenizer.encode(set.problem->format(*ex.instance, labeled.record.label.solution));
-    ex.solution.push_back(tokenizer.eos_id());
-    set.examples.push_back(std::move(ex));
   }
   if (set.examples.empty())
-    throw Error(reader.path() + ": split '" + split + "' has no usable example (" +
-                std::to_string(set.skipped_too_long) + " prompts longer than data.max_prompt_tokens=" +
-                std::to_string(max_prompt_tokens) + ")");
+    throw Error("split '" + split + "' has no usable example (" + std::to_string(set.skipped_too_long) +
+                " prompts longer than data.max_prompt_tokens=" + std::to_string(max_prompt_tokens) + ")");
   return set;
 }
 

@@ -12,11 +12,12 @@
 
 namespace falcon::train {
 
-// Runs falcon_datagen's work for data.config (+ overrides) unless the file is already complete;
-// returns the dataset path.
-std::string ensure_dataset(const DataSpec& data, bool progress);
+// Runs falcon_datagen's work for each of data.configs (+ overrides) unless its file is already
+// complete; returns the dataset paths in the same order.
+std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress);
 
 struct TrainExample {
+  const problems::Problem* problem = nullptr;
   std::shared_ptr<const problems::Instance> instance;
   double label_objective = 0.0;
   std::vector<int> prompt;    // BOS + prompt tokens
@@ -25,13 +26,13 @@ struct TrainExample {
 };
 
 struct ExampleSet {
-  const problems::Problem* problem = nullptr;
   std::vector<TrainExample> examples;
   std::int64_t skipped_too_long = 0;  // prompts longer than data.max_prompt_tokens
 };
 
-// Up to `limit` records (0 = all) of `split`, in file order.
-ExampleSet load_examples(const data::DatasetReader& reader, const std::string& split, const text::Tokenizer& tokenizer,
-                         int max_prompt_tokens, std::int64_t limit = 0);
+// Up to `limit` records (0 = all) of `split` of each reader; with several readers the examples
+// are interleaved (record 0 of each, then record 1, ...) so every batch mixes the problems.
+ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
+                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit = 0);
 
 }  // namespace falcon::train

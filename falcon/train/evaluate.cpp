@@ -6,9 +6,9 @@
 
 namespace falcon::train {
 
-RolloutItem rollout_item(const ExampleSet& set, const TrainExample& example) {
+RolloutItem rollout_item(const TrainExample& example) {
   RolloutItem item;
-  item.problem = set.problem;
+  item.problem = example.problem;
   item.instance = example.instance;
   item.prompt = example.prompt;
   item.reference_objective = example.label_objective;
@@ -36,19 +36,19 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   for (std::size_t begin = 0; begin < set.examples.size(); begin += options.batch_instances) {
     std::vector<RolloutItem> items;
     for (std::size_t i = begin; i < std::min(set.examples.size(), begin + options.batch_instances); ++i)
-      items.push_back(rollout_item(set, set.examples[i]));
+      items.push_back(rollout_item(set.examples[i]));
     auto groups = rollout(model, tokenizer, items, ro, masks, &stats);
     for (std::size_t g = 0; g < items.size(); ++g) {
       const eval::SampleOutcome* best = nullptr;
       for (const auto& s : groups[g]) {
         ++samples;
         raw_feasible += s.outcome.feasible_raw;
-        if (best == nullptr || eval::better(*set.problem, s.outcome, *best)) best = &s.outcome;
+        if (best == nullptr || eval::better(*items[g].problem, s.outcome, *best)) best = &s.outcome;
       }
       if (best != nullptr && best->feasible) {
         ++feasible;
         repaired += best->repaired;
-        gap_sum += problems::gap(set.problem->sense(), best->objective, *items[g].reference_objective);
+        gap_sum += problems::gap(items[g].problem->sense(), best->objective, *items[g].reference_objective);
       }
     }
     bar.advance(static_cast<long>(items.size()));

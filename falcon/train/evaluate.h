@@ -32,6 +32,6 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
                            const PolicyEvalOptions& options, const MaskFactory& masks, bool progress);
 
 // The RolloutItem of a training/eval example (max_new_tokens = 2 x label tokens + 16).
-RolloutItem rollout_item(const ExampleSet& set, const TrainExample& example);
+RolloutItem rollout_item(const TrainExample& example);
 
 }  // namespace falcon::train

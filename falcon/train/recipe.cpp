@@ -125,7 +125,12 @@ Recipe read_recipe(Config& c) {
   require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits", c, "tokenizer.numbers",
           "must be plain or split_digits");
 
-  r.data.config = c.get_string("data.config");
+  if (c.is_list("data.config")) {
+    r.data.configs = c.get_string_list("data.config");
+    require(!r.data.configs.empty(), c, "data.config", "must name at least one falcon_datagen config");
+  } else {
+    r.data.configs = {c.get_string("data.config")};
+  }
   if (c.has("data.overrides")) r.data.overrides = c.get_string_list("data.overrides");
   r.data.train_split = c.get_string("data.train_split", "train");
   r.data.eval_split = c.get_string("data.eval_split", "test");

@@ -60,8 +60,10 @@ struct TokenizerSpec {
 };
 
 struct DataSpec {
-  std::string config;                  // a falcon_datagen YAML (configs/data/<p>.yaml)
-  std::vector<std::string> overrides;  // key=value applied to it
+  // falcon_datagen YAMLs (configs/data/<p>.yaml); several = one model on several problems, their
+  // training examples interleaved.
+  std::vector<std::string> configs;
+  std::vector<std::string> overrides;  // key=value applied to each
   std::string train_split = "train";
   std::string eval_split = "test";
   int max_prompt_tokens = 1024;        // longer prompts are skipped (counted, reported)

@@ -29,7 +29,7 @@ std::string find_tool(const std::string& tool) {
 
 }  // namespace
 
-std::string ensure_tokenizer(const Recipe& recipe, const std::string& dataset_path, const std::string& tool,
+std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
                              bool progress) {
   if (!recipe.tokenizer.path.empty()) {
     if (!fs::exists(recipe.tokenizer.path))
@@ -40,9 +40,10 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::string& dataset_pa
   const std::string prefix = recipe.output_dir + "/tokenizer";
   if (fs::exists(prefix + ".model")) return prefix + ".model";
   const std::string program = find_tool(tool);
-  std::vector<std::string> args = {program, "train", "--dataset", dataset_path, "--split", recipe.data.train_split,
-                                   "--out", prefix, "--vocab", std::to_string(recipe.tokenizer.vocab_size),
-                                   "--numbers", recipe.tokenizer.numbers};
+  std::vector<std::string> args = {program, "train", "--split", recipe.data.train_split, "--out", prefix,
+                                   "--vocab", std::to_string(recipe.tokenizer.vocab_size), "--numbers",
+                                   recipe.tokenizer.numbers};
+  for (const auto& path : dataset_paths) args.insert(args.end(), {"--dataset", path});
   if (progress) std::fprintf(stderr, "tokenizer: training %s.model with %s\n", prefix.c_str(), program.c_str());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
@@ -52,7 +53,7 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::string& dataset_pa
     throw Error("tokenizer: cannot run '" + program + "' (build the falcon_tokenizer target, or set tokenizer.path)");
   int status = 0;
   if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !fs::exists(prefix + ".model"))
-    throw Error("tokenizer: '" + program + " train' failed for " + dataset_path + " (its message is above)");
+    throw Error("tokenizer: '" + program + " train' failed (its message is above)");
   return prefix + ".model";
 }
 

@@ -4,6 +4,7 @@
 // never in this process: Debian's libsentencepiece exports a bundled protobuf that clashes with
 // LibTorch's (docs/tokenizer.md), so LibTorch programs only read models, in plain C++.
 #include <string>
+#include <vector>
 
 #include "falcon/train/recipe.h"
 
@@ -11,7 +12,7 @@ namespace falcon::train {
 
 // Returns the path of the tokenizer.model to load. `tool` is the falcon_tokenizer executable;
 // empty = next to this program, then on PATH.
-std::string ensure_tokenizer(const Recipe& recipe, const std::string& dataset_path, const std::string& tool,
+std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
                              bool progress);
 
 }  // namespace falcon::train

@@ -160,14 +160,15 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   const std::string checkpoints = recipe.output_dir + "/checkpoints";
 
   // Data and tokenizer.
-  const auto dataset_path = ensure_dataset(recipe.data, options.progress);
-  const auto reader = data::DatasetReader::open(dataset_path);
-  const auto tokenizer_path = ensure_tokenizer(recipe, dataset_path, options.tokenizer_tool, options.progress);
+  const auto dataset_paths = ensure_datasets(recipe.data, options.progress);
+  std::vector<data::DatasetReader> readers;
+  for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
+  const auto tokenizer_path = ensure_tokenizer(recipe, dataset_paths, options.tokenizer_tool, options.progress);
   const auto tokenizer = text::Tokenizer::load(tokenizer_path);
   model_config.vocab_size = tokenizer.vocab_size();
-  const auto train_set = load_examples(reader, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens);
+  const auto train_set = load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens);
   const auto eval_set = recipe.eval.instances > 0
-                            ? load_examples(reader, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
+                            ? load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
                                             recipe.eval.instances)
                             : ExampleSet{};
   if (options.progress)
@@ -244,7 +245,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
           m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum);
         } else {
           std::vector<RolloutItem> items;
-          for (int j = 0; j < stage.batch_size; ++j) items.push_back(rollout_item(train_set, train_set.examples[order.at(first + j)]));
+          for (int j = 0; j < stage.batch_size; ++j) items.push_back(rollout_item(train_set.examples[order.at(first + j)]));
           RolloutOptions ro;
           ro.samples_per_item = stage.rollout.samples_per_instance;
           ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};

@@ -37,6 +37,7 @@ TEST(Recipe, ReadsStagesWithPaperDefaults) {
   EXPECT_EQ(bopo.lora.rank, 4);
   EXPECT_DOUBLE_EQ(bopo.lora.alpha, 4.0);
   EXPECT_EQ(recipe.data.overrides, std::vector<std::string>{"splits.train.count=10"});
+  EXPECT_EQ(recipe.data.configs, std::vector<std::string>{"configs/data/tsp.yaml"});
   // Defaults are written into the resolved YAML.
   EXPECT_NE(config.to_yaml().find("min_lr_ratio"), std::string::npos);
 }

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "falcon/core/error.h"
 #include "falcon/model/safetensors.h"
@@ -121,6 +122,25 @@ TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("stages"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace falcon::train
+
+namespace falcon::train {
+namespace {
+
+// Every committed recipe reads without an error (keys, types, values).
+TEST(Recipes, EveryCommittedRecipeIsValid) {
+  int recipes = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(FALCON_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    auto config = Config::from_file(entry.path().string());
+    std::ostringstream out;
+    EXPECT_NO_THROW(print_resolved_recipe(config, out)) << entry.path();
+    ++recipes;
+  }
+  EXPECT_GE(recipes, 15);
 }
 
 }  // namespace
