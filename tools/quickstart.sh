@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# README's first command: set up, build, and run the main job on a small embedded default.
-# For now the main job generates 3 instances of each of the seven problems (n = 20), solves them
-# with every heuristic baseline, and prints a table; later issues make it the training quickstart.
+# README's first command: set up, build, and run the main job on the small default recipe:
+# falcon_train configs/bopo_tsp.yaml makes a TSP dataset (reference labels) and a tokenizer, trains
+# the CPU default model with SFT then BOPO, evaluates after each stage and prints the summary
+# (about 12 minutes on a 2-core CPU). Pass overrides through, e.g. tools/quickstart.sh stages[0].steps=50
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/build.sh build
-./build/tools/falcon_solve --problem all --method all --generate n=20,count=3,seed=1 --format table
+./build/train/falcon_train configs/bopo_tsp.yaml "$@"
