@@ -116,6 +116,8 @@ Recipe read_recipe(Config& c) {
   r.seed = c.get_uint("seed", 1);
   r.output_dir = c.get_string("output_dir");
   r.threads = static_cast<int>(c.get_int("threads", 0));
+  r.init_from = c.get_string("init.checkpoint", "");
+  r.start_stage = static_cast<int>(c.get_int("init.start_stage", 0));
   r.device = c.get_string("device", "cpu");
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");
@@ -139,6 +141,11 @@ Recipe read_recipe(Config& c) {
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");
   for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i));
+  require(r.start_stage >= 0 && r.start_stage < n_stages, c, "init.start_stage", "must name one of the stages (0-based)");
+  require(r.init_from.empty() || !r.tokenizer.path.empty(), c, "tokenizer.path",
+          "must name the tokenizer.model of the run init.checkpoint comes from (its token ids are in the weights)");
+  require(r.start_stage == 0 || !r.init_from.empty(), c, "init.start_stage",
+          "needs init.checkpoint: the weights the skipped stages would have trained");
 
   r.adam_beta1 = c.get_double("optimizer.beta1", 0.9);
   r.adam_beta2 = c.get_double("optimizer.beta2", 0.999);

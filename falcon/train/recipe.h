@@ -88,6 +88,11 @@ struct Recipe {
   int log_every = 10;
   EvalSpec eval;
   int threads = 0;          // intra-op threads, 0 = all cores
+  // Start from another run's checkpoint (weights only) at stage `start_stage`: e.g. several BOPO
+  // variants from one SFT checkpoint. The checkpoint must have the model shape of the stage
+  // before start_stage (same model section, same LoRA settings).
+  std::string init_from;
+  int start_stage = 0;
   std::string device = "cpu";
 };
 

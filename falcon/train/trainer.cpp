@@ -179,7 +179,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
 
   std::string resume_dir;
   const json state = resume_point(checkpoints, options.resume, &resume_dir);
-  const int resume_stage = state.value("stage", 0);
+  const int resume_stage = std::max(state.value("stage", 0), recipe.start_stage);
   std::int64_t global_step = state.value("global_step", std::int64_t{0});
   if (!resume_dir.empty() && options.progress)
     std::fprintf(stderr, "train: resuming from %s (stage %d, step %lld)\n", resume_dir.c_str(), resume_stage,
@@ -195,6 +195,12 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
 
   for (int s = 0; s < static_cast<int>(recipe.stages.size()); ++s) {
     const auto& stage = recipe.stages[s];
+    if (s == recipe.start_stage && !recipe.init_from.empty() && resume_dir.empty()) {
+      // The shape of the stages before start_stage was replayed; their trained weights come from init.
+      model::load_checkpoint(recipe.init_from, *model, nullptr);
+      if (options.progress) std::fprintf(stderr, "train: weights from %s, starting at stage %d\n",
+                                         recipe.init_from.c_str(), s);
+    }
     prepare_model(model, stage, s, recipe.seed);
     if (s < resume_stage) continue;  // done before the checkpoint; its shape is replayed above
     auto params = trainable(model);

@@ -106,6 +106,26 @@ TEST_F(TrainerTest, ResumeIsBitIdenticalToAnUninterruptedRun) {
   }
 }
 
+// A BOPO variant started from another run's SFT checkpoint runs only the later stages.
+TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
+  {
+    auto config = recipe("sft");
+    run_training(config, options());
+  }
+  auto config = recipe("variant");
+  config.set_override("init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string());
+  config.set_override("init.start_stage=1");
+  config.set_override("tokenizer.path=" + (dir_ / "sft" / "tokenizer.model").string());
+  auto result = run_training(config, options());
+  ASSERT_EQ(result.stages.size(), 1u);
+  EXPECT_EQ(result.stages[0].kind, StageKind::kBopo);
+
+  auto missing_tokenizer = recipe("variant2");
+  missing_tokenizer.set_override("init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string());
+  missing_tokenizer.set_override("init.start_stage=1");
+  EXPECT_THROW(run_training(missing_tokenizer, options()), Error);
+}
+
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {
   auto o = options();
   o.stop_after_steps = 2;
