@@ -1,6 +1,7 @@
 #include "falcon/model/cached_attention.h"
 
 #include <ATen/Parallel.h>
+#include <ATen/record_function.h>
 
 #include <cmath>
 #include <limits>
@@ -255,6 +256,7 @@ bool cached_attention_kernel_applies(const CachedAttentionInputs& in) {
 }
 
 torch::Tensor cached_attention_kernel(const CachedAttentionInputs& in) {
+  RECORD_FUNCTION("falcon::cached_attention_kernel", std::vector<c10::IValue>());  // named in profiles
   const auto s = dims_of(in);
   if (!cached_attention_kernel_applies(in))
     throw Error("cached_attention_kernel: needs CPU float or double tensors without gradients; use "

@@ -6,6 +6,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/model/cached_attention.h"
+#include "falcon/model/linear.h"
 
 namespace falcon::model {
 namespace {
@@ -68,10 +69,13 @@ torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, con
 }
 
 torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables) {
-  // rotate_half(x) * sin == swap_halves(x) * signed_sin exactly (negation is exact).
-  const auto half = x.size(-1) / 2;
-  auto swapped = torch::cat({x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);  // (B, T, H, D)
-  return torch::addcmul(x * tables.cos, swapped, tables.signed_sin);                  // (B, T, H, D)
+  // rotate_half(x) * sin == swap_halves(x) * signed_sin exactly (negation is exact). One flip
+  // swaps the halves; its backward is one flip too (narrow + cat would zero-fill twice).
+  auto halves = x.sizes().vec();
+  halves.back() = 2;
+  halves.push_back(x.size(-1) / 2);
+  auto swapped = x.reshape(halves).flip({-2}).reshape(x.sizes());  // (B, T, H, D)
+  return torch::addcmul(x * tables.cos, swapped, tables.signed_sin);  // (B, T, H, D)
 }
 
 // ---- Attention ----------------------------------------------------------------------------------
@@ -210,7 +214,7 @@ torch::Tensor CausalLmImpl::lm_head_weight() const {
 }
 
 torch::Tensor CausalLmImpl::project(const torch::Tensor& hidden) {
-  return torch::nn::functional::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
+  return model::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
 }
 
 torch::Tensor CausalLmImpl::forward(const torch::Tensor& input_ids) { return project(hidden_states(input_ids)); }
