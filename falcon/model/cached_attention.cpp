@@ -251,8 +251,10 @@ bool cached_attention_kernel_applies(const CachedAttentionInputs& in) {
   const bool wants_grad = torch::GradMode::is_enabled() &&
                           (in.q.requires_grad() || in.prefix_k.requires_grad() || in.prefix_v.requires_grad() ||
                            in.sample_k.requires_grad() || in.sample_v.requires_grad());
-  return in.q.device().is_cpu() && (type == torch::kFloat || type == torch::kDouble) && !wants_grad &&
-         in.prefix_k.scalar_type() == type && in.sample_k.scalar_type() == type;
+  bool same_type = true;
+  for (const auto* tensor : {&in.prefix_k, &in.prefix_v, &in.sample_k, &in.sample_v})
+    same_type = same_type && tensor->scalar_type() == type && tensor->device().is_cpu();
+  return in.q.device().is_cpu() && (type == torch::kFloat || type == torch::kDouble) && !wants_grad && same_type;
 }
 
 torch::Tensor cached_attention_kernel(const CachedAttentionInputs& in) {
