@@ -4,7 +4,7 @@
 //
 // Two segments per layer:
 //   prefix  (B, Hkv, P, D): the prompts, left-padded; written once by prefill, read by all N
-//                           samples of row b (attention broadcasts it over the sample axis).
+//                           samples of row b (cached_attention.h reads it once per step for all N).
 //   samples (B*N, Hkv, C, D): tokens generated after the prompt, C = capacity, `length` used.
 // Row r of the decoding batch is sample r % N of prompt r / N.
 #include <cstdint>

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "falcon/core/error.h"
+#include "falcon/model/linear.h"
 
 namespace falcon::model {
 
@@ -39,7 +40,7 @@ torch::Tensor LoraLinearImpl::delta_weight() const {
 }
 
 torch::Tensor LoraLinearImpl::forward(const torch::Tensor& x) {
-  auto y = torch::nn::functional::linear(x, weight, bias);  // (..., out)
+  auto y = model::linear(x, weight, bias);  // (..., out)
   if (!has_adapter()) return y;
   if (merged_) {
     // The merged weight already contains the adapter; the reference policy takes it back out.

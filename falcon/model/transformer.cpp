@@ -5,16 +5,11 @@
 #include <limits>
 
 #include "falcon/core/error.h"
+#include "falcon/model/cached_attention.h"
+#include "falcon/model/linear.h"
 
 namespace falcon::model {
 namespace {
-
-// HF's repeat_kv: kv head j serves query heads j*G .. j*G+G-1. (B, Hkv, T, D) -> (B, Hkv*G, T, D)
-torch::Tensor repeat_kv(const torch::Tensor& x, std::int64_t groups) {
-  if (groups == 1) return x;
-  const auto b = x.size(0), h = x.size(1), t = x.size(2), d = x.size(3);
-  return x.unsqueeze(2).expand({b, h, groups, t, d}).reshape({b, h * groups, t, d});
-}
 
 // Additive mask from a keep-mask: 0 where kept, -inf elsewhere. Every caller keeps at least one
 // key per query row, so softmax never sees a row of -inf (which would give NaN).
@@ -33,10 +28,14 @@ RmsNormImpl::RmsNormImpl(std::int64_t dim, double eps, const torch::TensorOption
 
 torch::Tensor RmsNormImpl::forward(const torch::Tensor& x) {
   // Like HF: normalise in fp32 (or the input's precision when higher), scale in the input dtype.
-  const auto compute = x.scalar_type() == torch::kDouble ? torch::kDouble : torch::kFloat;
-  auto h = x.to(compute);                                                    // (..., H)
-  h = h * torch::rsqrt(h.pow(2).mean(-1, /*keepdim=*/true) + eps_);          // (..., H)
-  return weight * h.to(x.scalar_type());                                     // (..., H)
+  const auto type = x.scalar_type();
+  if (type == torch::kFloat || type == torch::kDouble) {  // no conversions; in place on the (..., 1) statistics
+    auto inv_rms = x.pow(2).mean(-1, /*keepdim=*/true).add_(eps_).rsqrt_();  // (..., 1)
+    return weight * (x * inv_rms);                                            // (..., H)
+  }
+  auto h = x.to(torch::kFloat);                                               // (..., H)
+  h = h * torch::rsqrt(h.pow(2).mean(-1, /*keepdim=*/true) + eps_);           // (..., H)
+  return weight * h.to(type);                                                 // (..., H)
 }
 
 // ---- Rotary embeddings --------------------------------------------------------------------------
@@ -55,10 +54,28 @@ std::pair<torch::Tensor, torch::Tensor> RotaryEmbedding::tables(const torch::Ten
   return {emb.cos().to(dtype).unsqueeze(1), emb.sin().to(dtype).unsqueeze(1)};  // (B, 1, T, D) each
 }
 
+RotaryTables RotaryEmbedding::head_tables(const torch::Tensor& positions, torch::ScalarType dtype) const {
+  const auto inv = inv_freq_.to(positions.device());             // (D/2,)
+  auto freqs = positions.to(torch::kFloat).unsqueeze(-1) * inv;  // (B, T, D/2)
+  auto cos = freqs.cos(), sin = freqs.sin();                     // (B, T, D/2)
+  return {torch::cat({cos, cos}, -1).to(dtype).unsqueeze(2),     // (B, T, 1, D)
+          torch::cat({-sin, sin}, -1).to(dtype).unsqueeze(2)};   // (B, T, 1, D)
+}
+
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
   const auto half = x.size(-1) / 2;
   auto rotated = torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);  // (B, H, T, D)
   return x * cos + rotated * sin;                                                    // (B, H, T, D)
+}
+
+torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables) {
+  // rotate_half(x) * sin == swap_halves(x) * signed_sin exactly (negation is exact). One flip
+  // swaps the halves; its backward is one flip too (narrow + cat would zero-fill twice).
+  auto halves = x.sizes().vec();
+  halves.back() = 2;
+  halves.push_back(x.size(-1) / 2);
+  auto swapped = x.reshape(halves).flip({-2}).reshape(x.sizes());  // (B, T, H, D)
+  return torch::addcmul(x * tables.cos, swapped, tables.signed_sin);  // (B, T, H, D)
 }
 
 // ---- Attention ----------------------------------------------------------------------------------
@@ -74,62 +91,51 @@ AttentionImpl::AttentionImpl(const ModelConfig& config, const torch::TensorOptio
 
 torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
                                      const RotaryEmbedding& rope, LayerKv* store_prefix) {
+  return forward_with_rotary(x, rope.head_tables(positions, x.scalar_type()), mask, store_prefix);
+}
+
+torch::Tensor AttentionImpl::forward_with_rotary(const torch::Tensor& x, const RotaryTables& rotary,
+                                                 const torch::Tensor& mask, LayerKv* store_prefix) {
   const auto b = x.size(0), t = x.size(1);
-  auto q = q_proj(x).view({b, t, heads_, head_dim_}).transpose(1, 2);     // (B, H, T, D)
-  auto k = k_proj(x).view({b, t, kv_heads_, head_dim_}).transpose(1, 2);  // (B, Hkv, T, D)
-  auto v = v_proj(x).view({b, t, kv_heads_, head_dim_}).transpose(1, 2);  // (B, Hkv, T, D)
-  const auto [cos, sin] = rope.tables(positions, q.scalar_type());        // (B, 1, T, D)
-  q = apply_rotary(q, cos, sin);
-  k = apply_rotary(k, cos, sin);
+  // Rotary on the (B, T, heads, D) layout the projections produce; heads move forward after.
+  auto q = apply_rotary(q_proj(x).view({b, t, heads_, head_dim_}), rotary).transpose(1, 2);     // (B, H, T, D)
+  auto k = apply_rotary(k_proj(x).view({b, t, kv_heads_, head_dim_}), rotary).transpose(1, 2);  // (B, Hkv, T, D)
+  auto v = v_proj(x).view({b, t, kv_heads_, head_dim_}).transpose(1, 2);                        // (B, Hkv, T, D)
   if (store_prefix != nullptr) {
-    store_prefix->prefix_k = k.contiguous();
-    store_prefix->prefix_v = v.contiguous();
+    k = k.contiguous();
+    v = v.contiguous();
+    store_prefix->prefix_k = k;
+    store_prefix->prefix_v = v;
   }
-  const auto groups = heads_ / kv_heads_;
-  auto out = torch_shim::scaled_dot_product_attention(q, repeat_kv(k, groups), repeat_kv(v, groups), mask,
-                                                      /*causal=*/true);  // (B, H, T, D)
+  // Grouped-query attention without repeating k / v (see torch_shim::scaled_dot_product_attention).
+  auto out = torch_shim::scaled_dot_product_attention(q, k, v, mask, /*causal=*/true);  // (B, H, T, D)
   return o_proj(out.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));  // (B, T, H*D) -> (B, T, hidden)
 }
 
 torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& positions,
                                             const RotaryEmbedding& rope, KvCache& cache, LayerKv& kv) {
+  return forward_cached(x, rope.head_tables(positions, x.scalar_type()), cache, kv);
+}
+
+torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache,
+                                            LayerKv& kv) {
   const auto rows = x.size(0), t = x.size(1);
-  const auto prompts = cache.prompts(), n = cache.samples_per_prompt(), p = cache.prefix_length();
-  const auto groups = heads_ / kv_heads_;
   const auto past = cache.sample_length(), total = past + t;
-  auto q = q_proj(x).view({rows, t, heads_, head_dim_}).transpose(1, 2);     // (R, H, T, D)
-  auto k = k_proj(x).view({rows, t, kv_heads_, head_dim_}).transpose(1, 2);  // (R, Hkv, T, D)
-  auto v = v_proj(x).view({rows, t, kv_heads_, head_dim_}).transpose(1, 2);  // (R, Hkv, T, D)
-  const auto [cos, sin] = rope.tables(positions, q.scalar_type());           // (R, 1, T, D)
-  q = apply_rotary(q, cos, sin);
-  k = apply_rotary(k, cos, sin);
-  kv.sample_k.narrow(2, past, t).copy_(k);
-  kv.sample_v.narrow(2, past, t).copy_(v);
-  auto sample_k = kv.sample_k.narrow(2, 0, total);  // (R, Hkv, L, D)
-  auto sample_v = kv.sample_v.narrow(2, 0, total);
-
-  // Query heads grouped by the kv head they read; samples of one prompt along their own axis, so
-  // the prompt's keys broadcast over the N samples instead of being copied N times.
-  const double scale = 1.0 / std::sqrt(static_cast<double>(head_dim_));
-  auto qg = (q * scale).reshape({prompts, n, kv_heads_, groups, t, head_dim_});  // (B, N, Hkv, G, T, D)
-  auto prefix_k = kv.prefix_k.view({prompts, 1, kv_heads_, 1, p, head_dim_});     // (B, 1, Hkv, 1, P, D)
-  auto prefix_v = kv.prefix_v.view({prompts, 1, kv_heads_, 1, p, head_dim_});
-  auto own_k = sample_k.reshape({prompts, n, kv_heads_, 1, total, head_dim_});     // (B, N, Hkv, 1, L, D)
-  auto own_v = sample_v.reshape({prompts, n, kv_heads_, 1, total, head_dim_});
-
-  auto prefix_scores = torch::matmul(qg, prefix_k.transpose(-2, -1)) +           // (B, N, Hkv, G, T, P)
-                       cache.prefix_key_mask().view({prompts, 1, 1, 1, 1, p}).to(q.scalar_type());
-  auto own_scores = torch::matmul(qg, own_k.transpose(-2, -1));                  // (B, N, Hkv, G, T, L)
-  if (t > 1) {  // new token i (absolute past + i) sees sample keys 0 .. past + i
-    auto keep = torch::ones({t, total}, x.options().dtype(torch::kBool)).tril(past);  // (T, L)
-    own_scores = own_scores + additive_mask(keep, q.scalar_type());
-  }
-  auto probs = torch::softmax(torch::cat({prefix_scores, own_scores}, -1), -1, torch::kFloat)
-                   .to(q.scalar_type());                                         // (B, N, Hkv, G, T, P+L)
-  auto out = torch::matmul(probs.narrow(-1, 0, p), prefix_v) +
-             torch::matmul(probs.narrow(-1, p, total), own_v);                   // (B, N, Hkv, G, T, D)
-  out = out.reshape({rows, heads_, t, head_dim_}).transpose(1, 2).reshape({rows, t, heads_ * head_dim_});  // (R, T, H*D)
-  return o_proj(out);                                                            // (R, T, hidden)
+  auto q = apply_rotary(q_proj(x).view({rows, t, heads_, head_dim_}), rotary);     // (R, T, H, D)
+  auto k = apply_rotary(k_proj(x).view({rows, t, kv_heads_, head_dim_}), rotary);  // (R, T, Hkv, D)
+  auto v = v_proj(x).view({rows, t, kv_heads_, head_dim_});                        // (R, T, Hkv, D)
+  kv.sample_k.narrow(2, past, t).copy_(k.transpose(1, 2));  // (R, Hkv, T, D) slots of the cache
+  kv.sample_v.narrow(2, past, t).copy_(v.transpose(1, 2));
+  CachedAttentionInputs in;
+  in.q = q;
+  in.prefix_k = kv.prefix_k;
+  in.prefix_v = kv.prefix_v;
+  in.prefix_bias = cache.prefix_key_mask();
+  in.sample_k = kv.sample_k.narrow(2, 0, total);  // (R, Hkv, L, D)
+  in.sample_v = kv.sample_v.narrow(2, 0, total);
+  in.samples = cache.samples_per_prompt();
+  auto out = cached_attention(in);                      // (R, T, H, D)
+  return o_proj(out.view({rows, t, heads_ * head_dim_}));  // (R, T, hidden)
 }
 
 // ---- MLP and decoder layer ----------------------------------------------------------------------
@@ -194,9 +200,10 @@ torch::Tensor CausalLmImpl::hidden_states(const torch::Tensor& input_ids) {
   const auto b = input_ids.size(0), t = input_ids.size(1);
   auto positions = torch::arange(t, input_ids.options().dtype(torch::kInt64)).unsqueeze(0).expand({b, t});  // (B, T)
   auto h = model->embed_tokens(input_ids);  // (B, T, H)
+  const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (B, T, 1, D), shared by the layers
   for (const auto& module : *model->layers) {
     auto layer = module->as<DecoderLayerImpl>();
-    h = h + layer->self_attn(layer->input_layernorm(h), positions, torch::Tensor(), rope_);
+    h = h + layer->self_attn->forward_with_rotary(layer->input_layernorm(h), rotary, torch::Tensor());
     h = h + layer->mlp(layer->post_attention_layernorm(h));
   }
   return model->norm(h);  // (B, T, H)
@@ -207,7 +214,7 @@ torch::Tensor CausalLmImpl::lm_head_weight() const {
 }
 
 torch::Tensor CausalLmImpl::project(const torch::Tensor& hidden) {
-  return torch::nn::functional::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
+  return model::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
 }
 
 torch::Tensor CausalLmImpl::forward(const torch::Tensor& input_ids) { return project(hidden_states(input_ids)); }
@@ -233,9 +240,10 @@ torch::Tensor CausalLmImpl::prefill(const torch::Tensor& prompt_ids, const torch
 
   std::vector<LayerKv> kv(model->layers->size());
   auto h = model->embed_tokens(prompt_ids);  // (B, P, H)
+  const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (B, P, 1, D)
   for (std::size_t i = 0; i < kv.size(); ++i) {
     auto layer = model->layers[i]->as<DecoderLayerImpl>();
-    h = h + layer->self_attn(layer->input_layernorm(h), positions, mask, rope_, &kv[i]);
+    h = h + layer->self_attn->forward_with_rotary(layer->input_layernorm(h), rotary, mask, &kv[i]);
     h = h + layer->mlp(layer->post_attention_layernorm(h));
   }
   cache.set_prefix(std::move(kv), additive_mask(real_key, torch::kFloat), lengths);
@@ -255,9 +263,10 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, KvCache& cache) 
   auto base = cache.prefix_positions().repeat_interleave(cache.samples_per_prompt()) + cache.sample_length();  // (R,)
   auto positions = base.unsqueeze(1) + torch::arange(t, base.options()).unsqueeze(0);                         // (R, T)
   auto h = model->embed_tokens(tokens);  // (R, T, H)
+  const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (R, T, 1, D)
   for (std::size_t i = 0; i < model->layers->size(); ++i) {
     auto layer = model->layers[i]->as<DecoderLayerImpl>();
-    h = h + layer->self_attn->forward_cached(layer->input_layernorm(h), positions, rope_, cache, cache.layers()[i]);
+    h = h + layer->self_attn->forward_cached(layer->input_layernorm(h), rotary, cache, cache.layers()[i]);
     h = h + layer->mlp(layer->post_attention_layernorm(h));
   }
   cache.advance(t);

@@ -33,12 +33,21 @@ class RmsNormImpl : public torch::nn::Module {
 };
 TORCH_MODULE(RmsNorm);
 
+// Rotary tables for one forward pass, computed once and shared by every layer: (B, T, 1, D)
+// each, broadcasting over the heads of (B, T, H, D) activations. `signed_sin` carries
+// rotate_half's sign (its first half negated), so the rotation is a swap of halves.
+struct RotaryTables {
+  torch::Tensor cos, signed_sin;
+};
+
 // cos/sin tables of rotary embeddings for given positions, HF layout (halves duplicated).
 class RotaryEmbedding {
  public:
   RotaryEmbedding(std::int64_t head_dim, double theta);
   // positions (B, T) int64 -> {cos, sin}, each (B, 1, T, D) in `dtype` on the positions' device.
   std::pair<torch::Tensor, torch::Tensor> tables(const torch::Tensor& positions, torch::ScalarType dtype) const;
+  // The same values for (B, T, H, D) activations: see RotaryTables.
+  RotaryTables head_tables(const torch::Tensor& positions, torch::ScalarType dtype) const;
 
  private:
   torch::Tensor inv_freq_;  // (D/2,) float64 on the CPU
@@ -46,6 +55,8 @@ class RotaryEmbedding {
 
 // x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]).
 torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
+// The same rotation of x (B, T, H, D) with head_tables(): x * cos + swap_halves(x) * signed_sin.
+torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables);
 
 class AttentionImpl : public torch::nn::Module {
  public:
@@ -54,10 +65,15 @@ class AttentionImpl : public torch::nn::Module {
   // plain causal. Returns (B, T, H). With `layer_kv` the keys/values are stored as the prefix.
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
                         const RotaryEmbedding& rope, LayerKv* store_prefix = nullptr);
+  // The same with the rotary tables of `positions` precomputed (once per model forward). Not an
+  // overload of forward(): ModuleHolder's operator() needs forward() unique.
+  torch::Tensor forward_with_rotary(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
+                                    LayerKv* store_prefix = nullptr);
   // One decoding step over a KvCache: x (B*N, T, H), positions (B*N, T). Appends the new keys
   // and values at [sample_length, sample_length + T) of the sample segment.
   torch::Tensor forward_cached(const torch::Tensor& x, const torch::Tensor& positions, const RotaryEmbedding& rope,
                                KvCache& cache, LayerKv& layer_kv);
+  torch::Tensor forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache, LayerKv& layer_kv);
 
   LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
 
 #include "falcon/core/error.h"
 #include <set>
@@ -80,12 +81,14 @@ TEST(Transformer, RightPaddingLeavesEarlierLogitsUnchanged) {
 
 // Prompts of different lengths (left-padded), N samples each with their own continuations, fed
 // to the cache one token and then several tokens at a time: every row's logits must equal a full
-// forward over that row's unpadded prompt + continuation.
-TEST(Transformer, KvCachedDecodingEqualsFullForward) {
+// forward over that row's unpadded prompt + continuation. Without gradients the cached attention
+// runs the CPU kernel, with gradients the batched matmuls (cached_attention.h): both are checked.
+void expect_cached_decoding_equals_full_forward(bool with_gradients) {
   torch::manual_seed(2);
   CausalLm model(tiny_config());
   model->eval();
-  torch::NoGradGuard no_grad;
+  std::optional<torch::NoGradGuard> no_grad;
+  if (!with_gradients) no_grad.emplace();
   const std::vector<std::vector<std::int64_t>> prompts = {{3, 7, 11, 2, 9}, {4, 1}, {8, 8, 60}};
   const std::int64_t n = 3, steps = 6, chunk = 3, p = 5;
   auto padded = torch::zeros({3, p}, torch::kInt64);  // (B, P) left padding with token 0
@@ -104,6 +107,7 @@ TEST(Transformer, KvCachedDecodingEqualsFullForward) {
   for (std::int64_t s = 0; s < steps; ++s) cached.push_back(model->decode(continuation.narrow(1, s, 1), cache));
   cached.push_back(model->decode(continuation.narrow(1, steps, chunk), cache));
   auto cached_logits = torch::cat(cached, 1);  // (R, S, V)
+  EXPECT_EQ(cached_logits.requires_grad(), with_gradients);
 
   double worst = 0.0;
   for (std::int64_t r = 0; r < 3 * n; ++r) {
@@ -114,10 +118,44 @@ TEST(Transformer, KvCachedDecodingEqualsFullForward) {
     worst = std::max(worst, max_abs_diff(full[len - 1], last[r / n]));
     worst = std::max(worst, max_abs_diff(full.narrow(0, len, steps + chunk), cached_logits[r]));
   }
-  std::printf("KV-cached vs full forward: max |diff| = %.3g over %lld rows\n", worst, static_cast<long long>(3 * n));
+  std::printf("KV-cached (%s) vs full forward: max |diff| = %.3g over %lld rows\n",
+              with_gradients ? "matmuls, with gradients" : "CPU kernel", worst, static_cast<long long>(3 * n));
   EXPECT_LT(worst, 1e-5);
   EXPECT_EQ(cache.sample_length(), steps + chunk);
   EXPECT_THROW(model->decode(continuation.narrow(1, 0, 1), cache), Error);  // capacity exhausted
+}
+
+TEST(Transformer, KvCachedDecodingEqualsFullForward) { expect_cached_decoding_equals_full_forward(false); }
+
+TEST(Transformer, KvCachedDecodingWithGradientsEqualsFullForward) { expect_cached_decoding_equals_full_forward(true); }
+
+// The per-forward rotary tables on the (B, T, H, D) layout rotate exactly like HF's formula.
+TEST(Transformer, HeadTablesRotateLikeRotateHalf) {
+  torch::manual_seed(8);
+  RotaryEmbedding rope(8, 10000.0);
+  auto positions = torch::tensor({{0, 1, 2, 7}, {3, 4, 5, 100}}, torch::kInt64);  // (B, T)
+  auto x = torch::randn({2, 4, 3, 8});                                               // (B, T, H, D)
+  const auto [cos, sin] = rope.tables(positions, torch::kFloat);                      // (B, 1, T, D)
+  auto expected = apply_rotary(x.transpose(1, 2), cos, sin).transpose(1, 2);          // (B, T, H, D)
+  auto got = apply_rotary(x, rope.head_tables(positions, torch::kFloat));
+  EXPECT_LT(max_abs_diff(got, expected), 1e-6);
+}
+
+// RMSNorm's float path (no conversions, statistics in place) against the formula in double.
+TEST(Transformer, RmsNormMatchesTheFormula) {
+  torch::manual_seed(9);
+  RmsNorm norm(16, 1e-5);
+  {
+    torch::NoGradGuard no_grad;
+    norm->weight.normal_();
+  }
+  auto x = torch::randn({3, 5, 16}).requires_grad_(true);
+  auto xd = x.detach().to(torch::kDouble);
+  auto expected = norm->weight.detach().to(torch::kDouble) * xd * torch::rsqrt(xd.pow(2).mean(-1, true) + 1e-5);
+  auto got = norm(x);
+  EXPECT_LT(max_abs_diff(got, expected), 1e-6);
+  got.sum().backward();  // the in-place statistics keep autograd intact
+  EXPECT_TRUE(x.grad().defined() && norm->weight.grad().defined());
 }
 
 TEST(Transformer, SharedPromptCacheIsStoredOnce) {

@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "falcon/core/torch/blas.h"
 #include "falcon/core/torch/shim.h"
 
 namespace falcon {
@@ -13,6 +14,7 @@ TorchRuntimeInfo init_torch_runtime(int threads) {
   info.torch_version = torch_shim::torch_version();
   info.intra_op_threads = at::get_num_threads();
   info.cuda_available = torch::cuda::is_available();
+  info.blas_core = blas_info().core;
   return info;
 }
 

@@ -9,6 +9,7 @@ struct TorchRuntimeInfo {
   std::string torch_version;
   int intra_op_threads = 0;
   bool cuda_available = false;
+  std::string blas_core;  // OpenBLAS kernel family (falcon/core/torch/blas.h), "" for other BLAS
 };
 
 // threads <= 0 means all hardware threads. Safe to call more than once.

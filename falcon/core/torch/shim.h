@@ -9,6 +9,8 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include "falcon/core/torch/explicit_attention.h"
+
 #define FALCON_TORCH_VERSION (TORCH_VERSION_MAJOR * 100 + TORCH_VERSION_MINOR)
 
 namespace falcon::torch_shim {
@@ -21,24 +23,24 @@ inline std::string torch_version() {
          std::to_string(TORCH_VERSION_PATCH);
 }
 
-// Scaled dot-product attention: fused kernel on 2.x, the explicit formula on 1.13.
-// q, k, v: (B, H, T, D); mask: additive (T, S) or undefined. Returns (B, H, T, D).
+// Scaled dot-product attention: fused kernel on 2.x, explicit_attention (batched matmuls) on 1.13.
+// q (B, H, T, D); k, v (B, Hkv, S, D) with Hkv dividing H (grouped-query attention, HF's repeat_kv
+// order); mask: additive, broadcastable to (B, H, T, S), or undefined (then `causal` applies).
+// Returns (B, H, T, D).
 inline torch::Tensor scaled_dot_product_attention(const torch::Tensor& q, const torch::Tensor& k,
                                                   const torch::Tensor& v, const torch::Tensor& mask, bool causal) {
 #if TORCH_VERSION_MAJOR >= 2
-  return at::scaled_dot_product_attention(q, k, v, mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt,
+  const auto groups = q.size(1) / k.size(1);
+  auto repeat_kv = [groups](const torch::Tensor& x) {  // (B, Hkv, S, D) -> (B, Hkv*G, S, D)
+    if (groups == 1) return x;
+    const auto b = x.size(0), h = x.size(1), s = x.size(2), d = x.size(3);
+    return x.unsqueeze(2).expand({b, h, groups, s, d}).reshape({b, h * groups, s, d});
+  };
+  return at::scaled_dot_product_attention(q, repeat_kv(k), repeat_kv(v),
+                                          mask.defined() ? c10::optional<at::Tensor>(mask) : c10::nullopt,
                                           /*dropout_p=*/0.0, /*is_causal=*/causal && !mask.defined());
 #else
-  const double scale = 1.0 / std::sqrt(static_cast<double>(q.size(-1)));
-  auto scores = torch::matmul(q, k.transpose(-2, -1)) * scale;  // (B, H, T, S)
-  if (mask.defined()) {
-    scores = scores + mask;
-  } else if (causal) {
-    const auto t = q.size(-2), s = k.size(-2);
-    auto keep = torch::ones({t, s}, q.options().dtype(torch::kBool)).tril(s - t);
-    scores = scores.masked_fill(keep.logical_not(), -std::numeric_limits<float>::infinity());
-  }
-  return torch::matmul(torch::softmax(scores, -1), v);  // (B, H, T, D)
+  return explicit_attention(q, k, v, mask, causal);
 #endif
 }
 

@@ -1,0 +1,110 @@
+#include "falcon/model/cached_attention.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "falcon/core/error.h"
+
+namespace falcon::model {
+namespace {
+
+struct Shape {
+  std::int64_t prompts, samples, heads, kv_heads, new_tokens, past, prefix;
+};
+
+// Random inputs over a cache larger than used (sample keys are a narrowed view, as in decoding),
+// with the first prompt left-padded by two positions.
+CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype) {
+  const auto options = torch::TensorOptions().dtype(dtype);
+  const std::int64_t d = 8, rows = s.prompts * s.samples, total = s.past + s.new_tokens;
+  CachedAttentionInputs in;
+  in.q = torch::randn({rows, s.new_tokens, s.heads, d}, options);
+  in.prefix_k = torch::randn({s.prompts, s.kv_heads, s.prefix, d}, options);
+  in.prefix_v = torch::randn({s.prompts, s.kv_heads, s.prefix, d}, options);
+  in.prefix_bias = torch::zeros({s.prompts, s.prefix}, torch::kFloat);
+  in.prefix_bias[0].narrow(0, 0, std::min<std::int64_t>(2, s.prefix - 1)).fill_(-INFINITY);
+  in.sample_k = torch::randn({rows, s.kv_heads, total + 3, d}, options).narrow(2, 0, total);
+  in.sample_v = torch::randn({rows, s.kv_heads, total + 3, d}, options).narrow(2, 0, total);
+  in.samples = s.samples;
+  return in;
+}
+
+// Attention of one query row written out directly: softmax over [real prompt keys, own keys
+// 0 .. past + i] of q.k / sqrt(D), times the values.
+torch::Tensor reference(const CachedAttentionInputs& in) {
+  const auto rows = in.q.size(0), t = in.q.size(1), heads = in.q.size(2), d = in.q.size(3);
+  const auto groups = heads / in.prefix_k.size(1), total = in.sample_k.size(2);
+  auto out = torch::zeros_like(in.q);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const auto b = r / in.samples;
+    for (std::int64_t h = 0; h < heads; ++h)
+      for (std::int64_t i = 0; i < t; ++i) {
+        const auto hk = h / groups, visible = total - t + i + 1;
+        auto keys = torch::cat({in.prefix_k[b][hk], in.sample_k[r][hk].narrow(0, 0, visible)});  // (P+V, D)
+        auto values = torch::cat({in.prefix_v[b][hk], in.sample_v[r][hk].narrow(0, 0, visible)});
+        auto bias = torch::cat({in.prefix_bias[b].to(in.q.scalar_type()), torch::zeros({visible}, in.q.options())});
+        auto scores = torch::mv(keys, in.q[r][i][h]) / std::sqrt(static_cast<double>(d)) + bias;
+        out[r][i][h] = torch::mv(values.t(), torch::softmax(scores, 0));
+      }
+  }
+  return out;
+}
+
+double max_abs_diff(const torch::Tensor& a, const torch::Tensor& b) {
+  return (a.to(torch::kDouble) - b.to(torch::kDouble)).abs().max().item<double>();
+}
+
+TEST(CachedAttention, KernelAndMatmulsEqualTheDirectFormula) {
+  torch::manual_seed(0);
+  torch::NoGradGuard no_grad;
+  const Shape shapes[] = {
+      {1, 1, 4, 4, 1, 0, 5},  // first decoding step, batch 1
+      {2, 3, 4, 2, 1, 4, 5},  // N samples per prompt, grouped query heads
+      {2, 3, 4, 2, 3, 2, 5},  // several new tokens at once
+      {3, 2, 6, 1, 2, 5, 1},  // multi-query attention, one-token prompts
+  };
+  for (const auto& s : shapes) {
+    SCOPED_TRACE("B=" + std::to_string(s.prompts) + " N=" + std::to_string(s.samples) + " H=" +
+                 std::to_string(s.heads) + " Hkv=" + std::to_string(s.kv_heads) + " T=" + std::to_string(s.new_tokens) +
+                 " past=" + std::to_string(s.past) + " P=" + std::to_string(s.prefix));
+    for (const auto dtype : {torch::kDouble, torch::kFloat}) {
+      const auto in = random_inputs(s, dtype);
+      const auto expected = reference(in);
+      const double tolerance = dtype == torch::kDouble ? 1e-12 : 2e-6;
+      ASSERT_TRUE(cached_attention_kernel_applies(in));
+      const auto kernel = cached_attention_kernel(in), ops = cached_attention_ops(in);
+      EXPECT_TRUE(kernel.is_contiguous() && ops.is_contiguous());
+      EXPECT_LT(max_abs_diff(kernel, expected), tolerance);
+      EXPECT_LT(max_abs_diff(ops, expected), tolerance);
+      EXPECT_LT(max_abs_diff(cached_attention(in), expected), tolerance);
+    }
+  }
+}
+
+TEST(CachedAttention, GradientsTakeTheMatmulPath) {
+  torch::manual_seed(1);
+  auto in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kDouble);
+  in.q.requires_grad_(true);
+  EXPECT_FALSE(cached_attention_kernel_applies(in));
+  EXPECT_THROW(cached_attention_kernel(in), Error);
+  cached_attention(in).sum().backward();
+  ASSERT_TRUE(in.q.grad().defined());
+  EXPECT_GT(in.q.grad().abs().sum().item<double>(), 0.0);
+  {
+    torch::NoGradGuard no_grad;  // without gradients wanted, the kernel applies again
+    EXPECT_TRUE(cached_attention_kernel_applies(in));
+  }
+}
+
+TEST(CachedAttention, InconsistentShapesAreRejected) {
+  auto in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kFloat);
+  in.samples = 3;  // 4 rows are not 2 prompts x 3 samples
+  EXPECT_THROW(cached_attention(in), Error);
+  in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kFloat);
+  in.prefix_bias = torch::zeros({2, 3});
+  EXPECT_THROW(cached_attention(in), Error);
+}
+
+}  // namespace
+}  // namespace falcon::model
