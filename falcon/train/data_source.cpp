@@ -12,20 +12,30 @@ namespace falcon::train {
 
 namespace {
 
+// The file exists, is complete, and was made by this config with these split counts. Anything
+// else goes to run_datagen, which extends it (counts grew), resumes it (partial), or refuses it
+// with the differing key (another config) — never a stale dataset used in silence.
+bool dataset_current(const data::DatagenSpec& spec) {
+  if (!std::filesystem::exists(spec.output)) return false;
+  try {
+    const auto reader = data::DatasetReader::open(spec.output, spec.problem);
+    const auto theirs = Config::from_string(reader.config_yaml(), spec.output).to_yaml_without(data::non_identity_keys());
+    if (!Config::first_difference(theirs, spec.identity_yaml).empty()) return false;
+    for (const auto& split : spec.splits) {
+      if (!reader.has_split(split.name) || reader.split_info(split.name).count != split.count) return false;
+    }
+    return reader.complete();
+  } catch (const Error&) {
+    return false;  // a partial or foreign file: run_datagen resumes or explains
+  }
+}
+
 std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
   auto config = Config::from_file(path);
   config.set_overrides(data.overrides);
   const auto spec = data::read_datagen_spec(config);
   config.check_unused();
-  bool complete = false;
-  if (std::filesystem::exists(spec.output)) {
-    try {
-      complete = data::DatasetReader::open(spec.output, spec.problem).complete();
-    } catch (const Error&) {
-      complete = false;  // a partial or foreign file: run_datagen resumes or explains
-    }
-  }
-  if (!complete) {
+  if (!dataset_current(spec)) {
     if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
   }

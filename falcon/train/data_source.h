@@ -12,8 +12,9 @@
 
 namespace falcon::train {
 
-// Runs falcon_datagen's work for each of data.configs (+ overrides) unless its file is already
-// complete; returns the dataset paths in the same order.
+// Runs falcon_datagen's work for each of data.configs (+ overrides) unless its file is complete
+// and was made by that config with those split counts (a grown count extends the file; another
+// config is refused, naming the key); returns the dataset paths in the same order.
 std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress);
 
 struct TrainExample {
