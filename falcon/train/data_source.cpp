@@ -12,20 +12,26 @@ namespace falcon::train {
 
 namespace {
 
-std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
+data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
   auto config = Config::from_file(path);
   config.set_overrides(data.overrides);
-  const auto spec = data::read_datagen_spec(config);
+  auto spec = data::read_datagen_spec(config);
   config.check_unused();
-  bool complete = false;
-  if (std::filesystem::exists(spec.output)) {
-    try {
-      complete = data::DatasetReader::open(spec.output, spec.problem).complete();
-    } catch (const Error&) {
-      complete = false;  // a partial or foreign file: run_datagen resumes or explains
-    }
+  return spec;
+}
+
+bool is_complete(const data::DatagenSpec& spec) {
+  if (!std::filesystem::exists(spec.output)) return false;
+  try {
+    return data::DatasetReader::open(spec.output, spec.problem).complete();
+  } catch (const Error&) {
+    return false;  // a partial or foreign file: run_datagen resumes or explains
   }
-  if (!complete) {
+}
+
+std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
+  const auto spec = read_spec(path, data);
+  if (!is_complete(spec)) {
     if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
   }
@@ -37,6 +43,18 @@ std::string ensure_dataset(const std::string& path, const DataSpec& data, bool p
 std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress) {
   std::vector<std::string> paths;
   for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress));
+  return paths;
+}
+
+std::vector<std::string> existing_datasets(const DataSpec& data) {
+  std::vector<std::string> paths;
+  for (const auto& config : data.configs) {
+    const auto spec = read_spec(config, data);
+    if (!is_complete(spec))
+      throw Error(spec.output + ": rank 0 made this dataset, but this rank cannot read it complete: every rank must "
+                                "see the data files and output_dir on one filesystem (one machine, or a shared one)");
+    paths.push_back(spec.output);
+  }
   return paths;
 }
 
