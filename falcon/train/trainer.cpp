@@ -235,8 +235,8 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
     if (s == recipe.start_stage && !recipe.init_from.empty() && resume_dir.empty()) {
       // The shape of the stages before start_stage was replayed; their trained weights come from init.
       model::load_checkpoint(recipe.init_from, *model, nullptr);
-      if (progress) std::fprintf(stderr, "train: weights from %s, starting at stage %d\n",
-                                         recipe.init_from.c_str(), s);
+      if (progress)
+        std::fprintf(stderr, "train: weights from %s, starting at stage %d\n", recipe.init_from.c_str(), s);
     }
     prepare_model(model, stage, s, recipe.seed);
     if (s < resume_stage) continue;  // done before the checkpoint; its shape is replayed above
