@@ -6,12 +6,17 @@
 //   falcon_train configs/bopo_tsp.yaml stages[1].beta=0.2 output_dir=runs/beta02
 //   falcon_train configs/bopo_tsp.yaml --resume          # continue from the last checkpoint
 //   falcon_train configs/bopo_tsp.yaml --print-config    # the resolved recipe, defaults included
+//   falcon_train configs/bopo_tsp.yaml --nproc 2         # data parallel over 2 local processes
+//   RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. falcon_train ...   # torchrun / Slurm style
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/distributed/environment.h"
+#include "falcon/distributed/launcher.h"
 #include "falcon/train/trainer.h"
 
 namespace {
@@ -26,18 +31,34 @@ void print_summary(const falcon::train::TrainResult& result) {
   if (!result.final_dir.empty()) std::printf("\nmodel: %s\n", result.final_dir.c_str());
 }
 
+// --nproc N: check the recipe once here (one error, not N), then run N local workers of this
+// program, which find their ranks in the environment the launcher sets.
+int launch_workers(int nproc, falcon::Config& config, int argc, char** argv) {
+  if (falcon::distributed::distributed_env_from_process().distributed())
+    throw falcon::Error("--nproc " + std::to_string(nproc) + " with RANK / WORLD_SIZE already set (torchrun, Slurm): "
+                        "use either --nproc or the launcher's variables, not both");
+  std::ostringstream resolved;
+  falcon::train::print_resolved_recipe(config, resolved);
+  const auto result = falcon::distributed::spawn_local_workers(nproc, std::vector<std::string>(argv, argv + argc));
+  if (!result.ok()) std::fprintf(stderr, "falcon_train: %s\n", result.message.c_str());
+  return result.exit_code;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"falcon_train: tokenizer, SFT and preference optimisation from one YAML recipe"};
   std::vector<std::string> args;
   bool resume = false, print_config = false, quiet = false;
+  int nproc = 1;
   falcon::train::TrainOptions options;
   app.add_option("config", args, "CONFIG [key.path=value ...]: a configs/*.yaml recipe, then overrides")->required();
   app.add_flag("--resume", resume, "continue from output_dir/checkpoints (bit-identical on CPU)");
   app.add_flag("--print-config", print_config, "print the resolved recipe (defaults filled in) and exit");
   app.add_flag("--quiet", quiet, "no progress lines");
   app.add_option("--tokenizer-tool", options.tokenizer_tool, "the falcon_tokenizer program (default: next to this one)");
+  app.add_option("--nproc", nproc, "data parallel over N local processes (Gloo on loopback; docs/training.md)")
+      ->check(CLI::Range(1, 1024));
   app.add_option("--stop-after-steps", options.stop_after_steps,
                  "checkpoint and stop after this many optimizer steps (tests of --resume)");
   try {
@@ -52,10 +73,11 @@ int main(int argc, char** argv) {
       falcon::train::print_resolved_recipe(config, std::cout);
       return 0;
     }
+    if (nproc > 1) return launch_workers(nproc, config, argc, argv);
     options.resume = resume;
     options.progress = !quiet;
     const auto result = falcon::train::run_training(config, options);
-    if (!result.stopped_early) print_summary(result);
+    if (!result.stopped_early && result.rank == 0) print_summary(result);
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "falcon_train: error: %s\n", e.what());

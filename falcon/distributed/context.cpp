@@ -167,9 +167,17 @@ void DistributedContext::barrier() {
 }
 
 void DistributedContext::all_reduce_mean(std::vector<torch::Tensor>& tensors) {
+  all_reduce(tensors, /*mean=*/true, "all_reduce_mean");
+}
+
+void DistributedContext::all_reduce_sum(std::vector<torch::Tensor>& tensors) {
+  all_reduce(tensors, /*mean=*/false, "all_reduce_sum");
+}
+
+void DistributedContext::all_reduce(std::vector<torch::Tensor>& tensors, bool mean, const char* who) {
   for (std::size_t i = 0; i < tensors.size(); ++i) {
     if (!tensors[i].defined() || !tensors[i].is_floating_point()) {
-      throw Error(fmt::format("all_reduce_mean: tensor {} is {}; only defined floating-point tensors can be averaged", i,
+      throw Error(fmt::format("{}: tensor {} is {}; only defined floating-point tensors can be reduced", who, i,
                               tensors[i].defined() ? std::string(c10::toString(tensors[i].scalar_type())) : "undefined"));
     }
   }
@@ -178,27 +186,35 @@ void DistributedContext::all_reduce_mean(std::vector<torch::Tensor>& tensors) {
     const auto dtype = wire_dtype(tensors[bucket.front()].scalar_type(), backend_name_);
     std::vector<torch::Tensor> flat{flatten_bucket(tensors, bucket, impl_->comm_device).to(dtype)};  // (N,)
     impl_->run(env_, backend_name_, "all_reduce", [&] { return impl_->backend->allreduce(flat); });
-    flat[0].div_(env_.world_size);
+    if (mean) flat[0].div_(env_.world_size);
     unflatten_bucket(flat[0], tensors, bucket);
   }
 }
 
 void DistributedContext::average_gradients(const std::vector<torch::Tensor>& parameters) {
+  reduce_gradients(parameters, /*mean=*/true, "average_gradients");
+}
+
+void DistributedContext::sum_gradients(const std::vector<torch::Tensor>& parameters) {
+  reduce_gradients(parameters, /*mean=*/false, "sum_gradients");
+}
+
+void DistributedContext::reduce_gradients(const std::vector<torch::Tensor>& parameters, bool mean, const char* who) {
   if (!impl_) return;
   // A different parameter list on some rank would make the flag all-reduce below mismatch.
   const auto counts = all_gather(std::vector<std::int64_t>{static_cast<std::int64_t>(parameters.size())});
   for (int r = 0; r < env_.world_size; ++r) {
     if (counts[r][0] != counts[env_.rank][0]) {
-      throw Error(fmt::format("average_gradients: rank {} passes {} parameters but rank {} passes {}; every rank must "
+      throw Error(fmt::format("{}: rank {} passes {} parameters but rank {} passes {}; every rank must "
                               "pass the same model's parameters",
-                              env_.rank, counts[env_.rank][0], r, counts[r][0]));
+                              who, env_.rank, counts[env_.rank][0], r, counts[r][0]));
     }
   }
   std::vector<double> has_grad(parameters.size());
   for (std::size_t i = 0; i < parameters.size(); ++i) {
     const auto& grad = parameters[i].grad();
     if (grad.defined() && grad.is_sparse()) {
-      throw Error(fmt::format("average_gradients: parameter {} has a sparse gradient; use dense embeddings", i));
+      throw Error(fmt::format("{}: parameter {} has a sparse gradient; use dense embeddings", who, i));
     }
     has_grad[i] = grad.defined() ? 1.0 : 0.0;
   }
@@ -209,7 +225,7 @@ void DistributedContext::average_gradients(const std::vector<torch::Tensor>& par
     if (!parameters[i].grad().defined()) parameters[i].mutable_grad() = torch::zeros_like(parameters[i]);
     grads.push_back(parameters[i].grad());
   }
-  all_reduce_mean(grads);
+  all_reduce(grads, mean, who);
 }
 
 void DistributedContext::broadcast(std::vector<torch::Tensor>& tensors, int root) {

@@ -14,6 +14,9 @@
 //     dist.average_gradients(params);            // grads = mean over ranks
 //     optimizer.step();
 //   }
+//
+// When each rank's loss is already its part of a global sum (falcon_train divides per-token
+// losses by the global token count), sum_gradients replaces average_gradients.
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -62,12 +65,17 @@ class DistributedContext {
   // In place: every tensor becomes the mean of that tensor over the ranks. Floating-point
   // tensors, any devices; flattened into buckets of options.bucket_bytes per dtype and device.
   void all_reduce_mean(std::vector<torch::Tensor>& tensors);
+  // In place: every tensor becomes the sum over the ranks (same rules as all_reduce_mean).
+  void all_reduce_sum(std::vector<torch::Tensor>& tensors);
 
   // Gradient averaging for data parallel. Ranks first agree which parameters have a gradient on
   // any rank; a rank without one (its shard never reached that parameter) contributes zeros, so
   // every rank ends with the same set of defined gradients, each the mean over ranks. Parameters
   // without a gradient on every rank keep none. Every rank must pass the same parameter list.
   void average_gradients(const std::vector<torch::Tensor>& parameters);
+  // The same, with every gradient the sum over ranks: for losses that are each rank's part of a
+  // global sum, so the summed gradient is the one-process gradient of the whole batch.
+  void sum_gradients(const std::vector<torch::Tensor>& parameters);
 
   // In place: every tensor becomes root's value (initial parameters, optimizer state).
   void broadcast(std::vector<torch::Tensor>& tensors, int root = 0);
@@ -82,6 +90,8 @@ class DistributedContext {
 
  private:
   struct Impl;
+  void all_reduce(std::vector<torch::Tensor>& tensors, bool mean, const char* who);
+  void reduce_gradients(const std::vector<torch::Tensor>& parameters, bool mean, const char* who);
   DistributedEnv env_;
   std::string backend_name_ = "none";
   std::unique_ptr<Impl> impl_;  // null with one process

@@ -44,8 +44,9 @@ constexpr long kMaxWorld = 1 << 20;
 }  // namespace
 
 const std::vector<std::string>& distributed_env_names() {
-  static const std::vector<std::string> names = {"RANK",       "WORLD_SIZE",   "LOCAL_RANK",   "MASTER_ADDR",
-                                                 "MASTER_PORT", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"};
+  static const std::vector<std::string> names = {"RANK",          "WORLD_SIZE",   "LOCAL_RANK",   "LOCAL_WORLD_SIZE",
+                                                 "MASTER_ADDR",   "MASTER_PORT",  "SLURM_PROCID", "SLURM_NTASKS",
+                                                 "SLURM_LOCALID", "SLURM_NTASKS_PER_NODE"};
   return names;
 }
 
@@ -56,6 +57,8 @@ DistributedEnv parse_distributed_env(const Vars& vars) {
   env.from_slurm = rank && rank->first == "SLURM_PROCID";
   const auto world = env.from_slurm ? first_set(vars, {"WORLD_SIZE", "SLURM_NTASKS"}) : first_set(vars, {"WORLD_SIZE"});
   const auto local = env.from_slurm ? first_set(vars, {"LOCAL_RANK", "SLURM_LOCALID"}) : first_set(vars, {"LOCAL_RANK"});
+  const auto local_world = env.from_slurm ? first_set(vars, {"LOCAL_WORLD_SIZE", "SLURM_NTASKS_PER_NODE"})
+                                          : first_set(vars, {"LOCAL_WORLD_SIZE"});
 
   if (world) {
     env.world_size = parse_int(world->first, world->second, 1, kMaxWorld, "the number of processes in the job");
@@ -78,6 +81,10 @@ DistributedEnv parse_distributed_env(const Vars& vars) {
   }
   env.local_rank =
       local ? parse_int(local->first, local->second, 0, kMaxWorld, "this process's index on its node") : env.rank;
+  // Sizes each process's share of the node's cores; unknown means the conservative WORLD_SIZE.
+  env.local_world_size = local_world ? parse_int(local_world->first, local_world->second, 1, kMaxWorld,
+                                                 "the number of processes on this node")
+                                     : env.world_size;
   if (!env.distributed()) return env;
 
   const auto addr = lookup(vars, "MASTER_ADDR");

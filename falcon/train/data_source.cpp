@@ -12,6 +12,14 @@ namespace falcon::train {
 
 namespace {
 
+data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
+  auto config = Config::from_file(path);
+  config.set_overrides(data.overrides);
+  auto spec = data::read_datagen_spec(config);
+  config.check_unused();
+  return spec;
+}
+
 // The file exists, is complete, and was made by this config with these split counts. Anything
 // else goes to run_datagen, which extends it (counts grew), resumes it (partial), or refuses it
 // with the differing key (another config) — never a stale dataset used in silence.
@@ -31,10 +39,7 @@ bool dataset_current(const data::DatagenSpec& spec) {
 }
 
 std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
-  auto config = Config::from_file(path);
-  config.set_overrides(data.overrides);
-  const auto spec = data::read_datagen_spec(config);
-  config.check_unused();
+  const auto spec = read_spec(path, data);
   if (!dataset_current(spec)) {
     if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
@@ -47,6 +52,18 @@ std::string ensure_dataset(const std::string& path, const DataSpec& data, bool p
 std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress) {
   std::vector<std::string> paths;
   for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress));
+  return paths;
+}
+
+std::vector<std::string> existing_datasets(const DataSpec& data) {
+  std::vector<std::string> paths;
+  for (const auto& config : data.configs) {
+    const auto spec = read_spec(config, data);
+    if (!dataset_current(spec))
+      throw Error(spec.output + ": rank 0 made this dataset, but this rank cannot read it complete: every rank must "
+                                "see the data files and output_dir on one filesystem (one machine, or a shared one)");
+    paths.push_back(spec.output);
+  }
   return paths;
 }
 

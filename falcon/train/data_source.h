@@ -17,6 +17,10 @@ namespace falcon::train {
 // config is refused, naming the key); returns the dataset paths in the same order.
 std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress);
 
+// The same paths, for the ranks that wait while rank 0 runs ensure_datasets: throws
+// falcon::Error when a file is missing or incomplete (output_dir not shared between ranks).
+std::vector<std::string> existing_datasets(const DataSpec& data);
+
 struct TrainExample {
   const problems::Problem* problem = nullptr;
   std::shared_ptr<const problems::Instance> instance;

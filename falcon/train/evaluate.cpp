@@ -19,7 +19,8 @@ RolloutItem rollout_item(const TrainExample& example) {
 }
 
 PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokenizer, const ExampleSet& set,
-                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress) {
+                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress,
+                           const BatchShare& share) {
   const auto start = std::chrono::steady_clock::now();
   model->eval();
   RolloutOptions ro;
@@ -32,10 +33,12 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   sampling::GenerateStats stats;
   std::int64_t samples = 0, raw_feasible = 0, feasible = 0, repaired = 0;
   double gap_sum = 0.0;
-  Progress bar("eval", static_cast<long>(set.examples.size()), progress);
-  for (std::size_t begin = 0; begin < set.examples.size(); begin += options.batch_instances) {
+  const auto mine = share.slice(static_cast<std::int64_t>(set.examples.size()));
+  const auto end = static_cast<std::size_t>(mine.end);
+  Progress bar("eval", static_cast<long>(mine.size()), progress);
+  for (auto begin = static_cast<std::size_t>(mine.begin); begin < end; begin += options.batch_instances) {
     std::vector<RolloutItem> items;
-    for (std::size_t i = begin; i < std::min(set.examples.size(), begin + options.batch_instances); ++i)
+    for (std::size_t i = begin; i < std::min(end, begin + options.batch_instances); ++i)
       items.push_back(rollout_item(set.examples[i]));
     auto groups = rollout(model, tokenizer, items, ro, masks, &stats);
     for (std::size_t g = 0; g < items.size(); ++g) {
@@ -55,13 +58,21 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   }
   bar.finish();
   model->train();
+  const double local_rate = stats.model_seconds > 0 ? stats.generated_tokens / stats.model_seconds : 0.0;
+  const auto sums = share.global({static_cast<double>(samples), static_cast<double>(raw_feasible),
+                                  static_cast<double>(feasible), static_cast<double>(repaired), gap_sum, local_rate});
+  samples = static_cast<std::int64_t>(sums[0]);
+  raw_feasible = static_cast<std::int64_t>(sums[1]);
+  feasible = static_cast<std::int64_t>(sums[2]);
+  repaired = static_cast<std::int64_t>(sums[3]);
+  gap_sum = sums[4];
   result.instances = static_cast<int>(set.examples.size());
   result.sample_feasible_raw = samples > 0 ? static_cast<double>(raw_feasible) / samples : 0.0;
   result.feasible = result.instances > 0 ? static_cast<double>(feasible) / result.instances : 0.0;
   result.mean_gap = feasible > 0 ? gap_sum / feasible : 0.0;
   result.repaired = feasible > 0 ? static_cast<double>(repaired) / feasible : 0.0;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.tokens_per_second = stats.model_seconds > 0 ? stats.generated_tokens / stats.model_seconds : 0.0;
+  result.tokens_per_second = sums[5];
   return result;
 }
 

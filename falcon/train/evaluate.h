@@ -1,9 +1,11 @@
 #pragma once
 // A short held-out evaluation of the current policy, run by the trainer after each stage so the
 // summary shows what each stage bought: best of N samples per instance (grammar mask and repair
-// as configured), gap to the dataset's reference label.
+// as configured), gap to the dataset's reference label. Data parallel: each rank evaluates its
+// slice of the set (BatchShare) and the counts are summed, so every rank gets the global figures.
 #include <vector>
 
+#include "falcon/train/batch_share.h"
 #include "falcon/train/data_source.h"
 #include "falcon/train/rollout.h"
 
@@ -25,11 +27,14 @@ struct PolicyEval {
   double mean_gap = 0.0;             // over the instances with a feasible solution (all, with repair)
   double repaired = 0.0;             // fraction of chosen solutions that repair changed
   double seconds = 0.0;
-  double tokens_per_second = 0.0;    // generated tokens / model time
+  double tokens_per_second = 0.0;    // generated tokens / model time, summed over ranks
 };
 
+// Samples do not depend on the slicing (per-instance sample streams), so the figures are those
+// of one process up to floating-point rounding.
 PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokenizer, const ExampleSet& set,
-                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress);
+                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress,
+                           const BatchShare& share = {});
 
 // The RolloutItem of a training/eval example (max_new_tokens = 2 x label tokens + 16).
 RolloutItem rollout_item(const TrainExample& example);

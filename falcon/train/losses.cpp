@@ -15,9 +15,10 @@ torch::Tensor sequence_logprobs(const torch::Tensor& token_logp, const torch::Te
   return normalise ? sum / m.sum(-1).clamp_min(1.0) : sum;
 }
 
-torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask) {
-  auto m = mask.to(token_logp.scalar_type());                 // (B, T)
-  return -(token_logp * m).sum() / m.sum().clamp_min(1.0);  // ()
+torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, double count) {
+  auto m = mask.to(token_logp.scalar_type());  // (B, T)
+  auto nll = -(token_logp * m).sum();          // ()
+  return count > 0 ? nll / count : nll / m.sum().clamp_min(1.0);
 }
 
 torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
@@ -29,13 +30,14 @@ torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& l
 }
 
 torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
-                       const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta) {
+                       const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta, double count) {
   auto margin = (logp_winner - ref_winner) - (logp_loser - ref_loser);  // (P,)
-  return -torch::log_sigmoid(beta * margin).mean();                     // ()
+  auto per_pair = -torch::log_sigmoid(beta * margin);                   // (P,)
+  return count > 0 ? per_pair.sum() / count : per_pair.mean();          // ()
 }
 
 torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, const torch::Tensor& advantages,
-                        const torch::Tensor& ref_token_logp, double kl_coef) {
+                        const torch::Tensor& ref_token_logp, double kl_coef, double count) {
   auto m = mask.to(token_logp.scalar_type());                             // (B, T)
   auto ratio = torch::exp(token_logp - token_logp.detach());              // (B, T), value 1
   auto per_token = ratio * advantages.to(token_logp.scalar_type()).unsqueeze(1);  // (B, T)
@@ -44,7 +46,7 @@ torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& ma
     per_token = per_token - kl_coef * (torch::exp(d) - d - 1.0);
   }
   auto per_sequence = (per_token * m).sum(-1) / m.sum(-1).clamp_min(1.0);  // (B,)
-  return -per_sequence.mean();                                             // ()
+  return count > 0 ? -per_sequence.sum() / count : -per_sequence.mean();  // ()
 }
 
 }  // namespace falcon::train

@@ -11,8 +11,13 @@ torch::Tensor token_logprobs(const torch::Tensor& logits, const torch::Tensor& t
 // (length-normalised log-probability).
 torch::Tensor sequence_logprobs(const torch::Tensor& token_logp, const torch::Tensor& mask, bool normalise = false);
 
-// SFT: mean negative log-likelihood over the masked (solution) tokens of the whole batch.
-torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask);
+// Data parallel: the means below take an optional denominator `count` (> 0) that replaces this
+// batch's own count. Given the global count of a batch split over ranks, each rank's loss is its
+// part of the global mean, and the ranks' losses (and gradients) add up to the one-process ones.
+
+// SFT: mean negative log-likelihood over the masked (solution) tokens of the whole batch, or
+// their sum / count.
+torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, double count = 0.0);
 
 // BOPO (Definition 3.6): -sum_p c_p * log sigmoid(beta * s_p), s_p = logp_winner - logp_loser
 // (minus the same difference under the reference policy when given: DPO-style anchoring).
@@ -21,15 +26,17 @@ torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& l
                         const torch::Tensor& coefficients, double beta,
                         const torch::Tensor& ref_winner = {}, const torch::Tensor& ref_loser = {});
 
-// DPO (Rafailov et al. 2023): mean_p -log sigmoid(beta * ((w - ref_w) - (l - ref_l))).
+// DPO (Rafailov et al. 2023): mean_p -log sigmoid(beta * ((w - ref_w) - (l - ref_l))), or the
+// sum / count.
 torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
-                       const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta);
+                       const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta,
+                       double count = 0.0);
 
 // GRPO on-policy (one update per batch, so the clipped ratio is 1 and only its gradient
 // matters): -mean_i [ mean_t A_i * exp(lp - sg(lp)) - kl_coef * KL_t ], KL_t the k3 estimator
-// exp(ref - lp) - (ref - lp) - 1 when ref_token_logp is given. token_logp, mask,
-// ref_token_logp: (B, T); advantages: (B,).
+// exp(ref - lp) - (ref - lp) - 1 when ref_token_logp is given (mean_i = sum_i / count when
+// count > 0). token_logp, mask, ref_token_logp: (B, T); advantages: (B,).
 torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, const torch::Tensor& advantages,
-                        const torch::Tensor& ref_token_logp = {}, double kl_coef = 0.0);
+                        const torch::Tensor& ref_token_logp = {}, double kl_coef = 0.0, double count = 0.0);
 
 }  // namespace falcon::train

@@ -160,6 +160,14 @@ Recipe read_recipe(Config& c) {
   r.eval.samples = static_cast<int>(c.get_int("eval.samples", 8));
   r.eval.temperature = c.get_double("eval.temperature", 0.7);
   require(r.eval.samples >= 1, c, "eval.samples", "must be at least 1");
+
+  r.distributed.backend = c.get_string("distributed.backend", "auto");
+  require(r.distributed.backend == "auto" || r.distributed.backend == "gloo" || r.distributed.backend == "nccl", c,
+          "distributed.backend", "must be auto, gloo (CPU) or nccl (CUDA)");
+  r.distributed.timeout_s = c.get_double("distributed.timeout_s", 1800.0);
+  require(r.distributed.timeout_s > 0, c, "distributed.timeout_s", "must be positive (seconds)");
+  r.distributed.bucket_mb = c.get_double("distributed.bucket_mb", 25.0);
+  require(r.distributed.bucket_mb > 0, c, "distributed.bucket_mb", "must be positive (megabytes)");
   return r;
 }
 

@@ -75,6 +75,15 @@ struct EvalSpec {
   double temperature = 0.7;
 };
 
+// How the ranks of a data-parallel run talk (the ranks themselves come from the environment or
+// falcon_train --nproc; docs/training.md).
+struct DistributedSpec {
+  std::string backend = "auto";  // auto (NCCL for CUDA when built with it, else Gloo) | gloo | nccl
+  double timeout_s = 1800;       // rendezvous, every collective, and the other ranks' wait for
+                                 // rank 0's data generation and tokenizer training
+  double bucket_mb = 25;         // gradient all-reduce bucket size
+};
+
 struct Recipe {
   std::string source;       // the YAML file
   std::string output_dir;
@@ -93,7 +102,8 @@ struct Recipe {
   // before start_stage (same model section, same LoRA settings).
   std::string init_from;
   int start_stage = 0;
-  std::string device = "cpu";
+  std::string device = "cpu";  // cpu | cuda | cuda:N ("cuda" with several ranks: cuda:LOCAL_RANK)
+  DistributedSpec distributed;
 };
 
 // Reads every section except `model` (the model reader takes that one); the caller runs

@@ -1,5 +1,6 @@
 #include "falcon/train/stage_steps.h"
 
+#include <algorithm>
 #include <map>
 
 #include "falcon/train/losses.h"
@@ -34,20 +35,55 @@ torch::Tensor reference_logp(model::CausalLm& model, const std::vector<Sequence>
 
 }  // namespace
 
-StepMetrics sft_step(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id, double loss_scale) {
+StepMetrics& StepMetrics::operator+=(const StepMetrics& o) {
+  loss += o.loss;
+  tokens += o.tokens;
+  groups += o.groups;
+  skipped_groups += o.skipped_groups;
+  pairs += o.pairs;
+  anchored_on_label += o.anchored_on_label;
+  reward_sum += o.reward_sum;
+  rewards += o.rewards;
+  return *this;
+}
+
+StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share) {
+  // Counts travel as doubles: exact below 2^53.
+  const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+  const auto g = share.global({local.loss, d(local.tokens), d(local.groups), d(local.skipped_groups), d(local.pairs),
+                               d(local.anchored_on_label), local.reward_sum, d(local.rewards)});
+  const auto i = [](double v) { return static_cast<std::int64_t>(v); };
   StepMetrics m;
+  m.loss = g[0];
+  m.tokens = i(g[1]);
+  m.groups = i(g[2]);
+  m.skipped_groups = i(g[3]);
+  m.pairs = i(g[4]);
+  m.anchored_on_label = i(g[5]);
+  m.reward_sum = g[6];
+  m.rewards = i(g[7]);
+  return m;
+}
+
+StepMetrics sft_step(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id, double loss_scale,
+                     const BatchShare& share) {
+  StepMetrics m;
+  m.groups = static_cast<std::int64_t>(sequences.size());
+  std::int64_t targets = 0;  // the loss mask's ones: solution tokens, EOS included
+  for (const auto& s : sequences) targets += static_cast<std::int64_t>(s.solution.size());
+  const double global_targets = share.global(static_cast<double>(targets));
+  if (sequences.empty()) return m;
   auto scored = score_sequences(model, sequences, pad_id);
-  auto loss = sft_loss(scored.token_logp, scored.mask);  // ()
+  auto loss = sft_loss(scored.token_logp, scored.mask, std::max(global_targets, 1.0));  // ()
   (loss * loss_scale).backward();
   m.loss = loss.item<double>();
   m.tokens = scored.tokens;
-  m.groups = static_cast<int>(sequences.size());
   return m;
 }
 
 StepMetrics bopo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
                       const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                      double loss_scale) {
+                      double loss_scale, const BatchShare& share) {
   StepMetrics m;
   std::vector<Sequence> sequences;           // every sequence that appears in a pair, once
   std::vector<std::int64_t> winner, loser;   // pair -> sequence
@@ -79,13 +115,14 @@ StepMetrics bopo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
       coefficient.push_back(pairs->coefficients[j]);
     }
   }
-  m.pairs = static_cast<int>(winner.size());
+  m.pairs = static_cast<std::int64_t>(winner.size());
+  const double used_groups = share.global(static_cast<double>(m.groups));  // over every rank's slice
   if (m.groups == 0) return m;
 
   auto scored = score_sequences(model, sequences, pad_id, stage.length_normalise);
   const auto device = scored.sequence_logp.device();
   auto w = torch::tensor(winner, torch::kInt64).to(device), l = torch::tensor(loser, torch::kInt64).to(device);
-  auto c = torch::tensor(coefficient, torch::kDouble).to(device) / m.groups;  // E_p: mean over the used groups
+  auto c = torch::tensor(coefficient, torch::kDouble).to(device) / used_groups;  // E_p: mean over the used groups
   torch::Tensor ref_w, ref_l;
   if (stage.reference == "adapters") {
     auto ref = reference_logp(model, sequences, pad_id, stage.length_normalise);  // (S,)
@@ -97,7 +134,7 @@ StepMetrics bopo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
   if (stage.sft_weight > 0) {
     auto best = torch::tensor(best_of_group, torch::kInt64).to(device);
     auto best_nll = -(scored.token_logp * scored.mask).sum(-1) / scored.mask.sum(-1).clamp_min(1.0);  // (S,)
-    loss = loss + stage.sft_weight * best_nll.index_select(0, best).mean();
+    loss = loss + stage.sft_weight * best_nll.index_select(0, best).sum() / used_groups;
   }
   (loss * loss_scale).backward();
   m.loss = loss.item<double>();
@@ -107,12 +144,10 @@ StepMetrics bopo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
 
 StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
                       const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                      double loss_scale) {
+                      double loss_scale, const BatchShare& share) {
   StepMetrics m;
   std::vector<Sequence> sequences;
   std::vector<double> advantages;
-  double reward_sum = 0.0;
-  int rewards = 0;
   for (std::size_t g = 0; g < items.size(); ++g) {
     const auto& item = items[g];
     const auto sense = item.problem->sense();
@@ -133,8 +168,8 @@ StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
       r.push_back(stage.kind == StageKind::kFoarl
                       ? foarl_reward(s.outcome.parsed, score, s.outcome.violation, reference, sense)
                       : gap_reward(score, reference, sense));
-      reward_sum += r.back();
-      ++rewards;
+      m.reward_sum += r.back();
+      ++m.rewards;
     }
     auto a = group_advantages(r);
     bool used = false;
@@ -146,7 +181,7 @@ StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
     }
     used ? ++m.groups : ++m.skipped_groups;
   }
-  m.mean_reward = rewards > 0 ? reward_sum / rewards : 0.0;
+  const double global_sequences = share.global(static_cast<double>(sequences.size()));
   if (sequences.empty()) return m;
   auto scored = score_sequences(model, sequences, pad_id);
   const auto device = scored.token_logp.device();
@@ -157,7 +192,7 @@ StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
     ref_tokens = score_sequences(model, sequences, pad_id).token_logp;  // (S, T)
   }
   auto loss = grpo_loss(scored.token_logp, scored.mask, torch::tensor(advantages, torch::kDouble).to(device),
-                        ref_tokens, stage.kl_coef);
+                        ref_tokens, stage.kl_coef, global_sequences);
   (loss * loss_scale).backward();
   m.loss = loss.item<double>();
   m.tokens = scored.tokens;
@@ -166,7 +201,7 @@ StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& it
 
 StepMetrics dpo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
                      const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                     double loss_scale) {
+                     double loss_scale, const BatchShare& share) {
   StepMetrics m;
   std::vector<Sequence> sequences;  // winner, loser, winner, loser, ...
   for (std::size_t g = 0; g < items.size(); ++g) {
@@ -186,6 +221,7 @@ StepMetrics dpo_step(model::CausalLm& model, const std::vector<RolloutItem>& ite
     sequences.push_back({items[g].prompt, groups[g][worst].train_tokens});
   }
   m.pairs = m.groups;
+  const double global_pairs = share.global(static_cast<double>(m.pairs));
   if (sequences.empty()) return m;
   auto scored = score_sequences(model, sequences, pad_id);
   auto ref = reference_logp(model, sequences, pad_id, /*normalise=*/false);  // (2P,)
@@ -193,7 +229,7 @@ StepMetrics dpo_step(model::CausalLm& model, const std::vector<RolloutItem>& ite
   using torch::indexing::None;
   using torch::indexing::Slice;
   auto loss = dpo_loss(lp.index({Slice(0, None, 2)}), lp.index({Slice(1, None, 2)}), ref.index({Slice(0, None, 2)}),
-                       ref.index({Slice(1, None, 2)}), stage.beta);
+                       ref.index({Slice(1, None, 2)}), stage.beta, global_pairs);
   (loss * loss_scale).backward();
   m.loss = loss.item<double>();
   m.tokens = scored.tokens;

@@ -57,4 +57,12 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string
   return prefix + ".model";
 }
 
+std::string existing_tokenizer(const Recipe& recipe) {
+  const std::string path = recipe.tokenizer.path.empty() ? recipe.output_dir + "/tokenizer.model" : recipe.tokenizer.path;
+  if (!fs::exists(path))
+    throw Error(path + ": rank 0 has the tokenizer, but this rank cannot see it: every rank must see output_dir and "
+                       "tokenizer.path on one filesystem (one machine, or a shared one)");
+  return path;
+}
+
 }  // namespace falcon::train

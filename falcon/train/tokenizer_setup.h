@@ -15,4 +15,8 @@ namespace falcon::train {
 std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
                              bool progress);
 
+// The same path, for the ranks that wait while rank 0 runs ensure_tokenizer: throws
+// falcon::Error when the file is not there (output_dir not shared between ranks).
+std::string existing_tokenizer(const Recipe& recipe);
+
 }  // namespace falcon::train

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,8 @@
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/model/state_dict.h"
+#include "falcon/train/batch_share.h"
+#include "falcon/train/data_parallel.h"
 #include "falcon/train/grammar_masks.h"
 #include "falcon/train/metrics_log.h"
 #include "falcon/train/stage_steps.h"
@@ -139,7 +142,7 @@ json resume_point(const std::string& checkpoints, bool resume, std::string* dir)
 }
 
 // Settings that may change between a run and its resumption without changing results.
-const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads"};
+const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed"};
 
 }  // namespace
 
@@ -154,16 +157,33 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   Recipe recipe = read_recipe(config);
   auto model_config = model::resolve_model_section(config, "model");
   config.check_unused();
-  const auto runtime = init_torch_runtime(recipe.threads);
-  const torch::Device device(recipe.device);
-  fs::create_directories(recipe.output_dir);
+  // Data parallel: the ranks come from the environment (falcon_train --nproc, torchrun, Slurm).
+  // Every rank runs everything below on its slice of each batch; one process is rank 0 of 1 and
+  // makes no collective calls.
+  const auto env = distributed::distributed_env_from_process();
+  const torch::Device device = rank_device(recipe.device, env);
+  const auto runtime = init_torch_runtime(rank_threads(recipe.threads, env));
+  distributed::DistributedContext dist(env, distributed_options(recipe.distributed, device));
+  const BatchShare share = batch_share(dist);
+  const bool main = dist.is_main();  // the only rank that prints and writes files
+  const bool progress = options.progress && main;
   const std::string checkpoints = recipe.output_dir + "/checkpoints";
 
-  // Data and tokenizer.
-  const auto dataset_paths = ensure_datasets(recipe.data, options.progress);
+  // Data and tokenizer: rank 0 makes what is missing while the others wait, then all read them.
+  std::vector<std::string> dataset_paths;
+  std::string tokenizer_path;
+  if (main) {
+    fs::create_directories(recipe.output_dir);
+    dataset_paths = ensure_datasets(recipe.data, progress);
+    tokenizer_path = ensure_tokenizer(recipe, dataset_paths, options.tokenizer_tool, progress);
+  }
+  dist.barrier();
+  if (!main) {
+    dataset_paths = existing_datasets(recipe.data);
+    tokenizer_path = existing_tokenizer(recipe);
+  }
   std::vector<data::DatasetReader> readers;
   for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
-  const auto tokenizer_path = ensure_tokenizer(recipe, dataset_paths, options.tokenizer_tool, options.progress);
   const auto tokenizer = text::Tokenizer::load(tokenizer_path);
   model_config.vocab_size = tokenizer.vocab_size();
   const auto train_set = load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens);
@@ -171,26 +191,43 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
                             ? load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
                                             recipe.eval.instances)
                             : ExampleSet{};
-  if (options.progress)
+  if (progress) {
+    const std::string ranks = dist.distributed() ? " per rank, " + std::to_string(dist.world_size()) + " ranks (" +
+                                                       dist.backend_name() + ")"
+                                                 : "";
     std::fprintf(stderr, "train: %zu examples (%lld prompts over data.max_prompt_tokens), vocabulary %d, "
-                 "%.2fM parameters, torch %s, %d threads\n",
+                 "%.2fM parameters, torch %s, %d threads%s\n",
                  train_set.examples.size(), static_cast<long long>(train_set.skipped_too_long), tokenizer.vocab_size(),
-                 model_config.parameter_count() / 1e6, runtime.torch_version.c_str(), runtime.intra_op_threads);
+                 model_config.parameter_count() / 1e6, runtime.torch_version.c_str(), runtime.intra_op_threads,
+                 ranks.c_str());
+  }
 
   std::string resume_dir;
   const json state = resume_point(checkpoints, options.resume, &resume_dir);
   const int resume_stage = std::max(state.value("stage", 0), recipe.start_stage);
   std::int64_t global_step = state.value("global_step", std::int64_t{0});
-  if (!resume_dir.empty() && options.progress)
+  check_same_on_every_rank(dist, {resume_dir.empty() ? -1 : std::int64_t{resume_stage},
+                                  state.value("next_step", std::int64_t{0}), global_step},
+                           "the checkpoint to resume from (stage, step, global step)");
+  if (!resume_dir.empty() && progress) {
     std::fprintf(stderr, "train: resuming from %s (stage %d, step %lld)\n", resume_dir.c_str(), resume_stage,
                  static_cast<long long>(state.value("next_step", std::int64_t{0})));
+    const int saved_world = state.value("world_size", 1);
+    if (saved_world != dist.world_size())
+      std::fprintf(stderr, "train: the checkpoint was written by %d process(es), this run has %d: the same training, "
+                   "but not bit-identical to an uninterrupted run (sums over ranks round differently)\n",
+                   saved_world, dist.world_size());
+  }
 
   torch::manual_seed(recipe.seed);
   model::CausalLm model(model_config, torch::TensorOptions().device(device));
   model->train();
-  MetricsLog metrics(recipe.output_dir + "/metrics.jsonl", /*append=*/!resume_dir.empty());
+  std::optional<MetricsLog> metrics;
+  if (main) metrics.emplace(recipe.output_dir + "/metrics.jsonl", /*append=*/!resume_dir.empty());
   const auto config_yaml = config.to_yaml();
   TrainResult result;
+  result.rank = dist.rank();
+  result.world_size = dist.world_size();
   std::int64_t steps_this_process = 0;
 
   for (int s = 0; s < static_cast<int>(recipe.stages.size()); ++s) {
@@ -198,8 +235,8 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
     if (s == recipe.start_stage && !recipe.init_from.empty() && resume_dir.empty()) {
       // The shape of the stages before start_stage was replayed; their trained weights come from init.
       model::load_checkpoint(recipe.init_from, *model, nullptr);
-      if (options.progress) std::fprintf(stderr, "train: weights from %s, starting at stage %d\n",
-                                         recipe.init_from.c_str(), s);
+      if (progress)
+        std::fprintf(stderr, "train: weights from %s, starting at stage %d\n", recipe.init_from.c_str(), s);
     }
     prepare_model(model, stage, s, recipe.seed);
     if (s < resume_stage) continue;  // done before the checkpoint; its shape is replayed above
@@ -215,6 +252,9 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
       model::load_checkpoint(resume_dir, *model, &optimizer, {config_yaml, kResumeIgnoredPaths});
       step = state.value("next_step", std::int64_t{0});
     }
+    // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
+    // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.
+    broadcast_parameters(dist, model);
 
     StageResult sr;
     sr.name = stage.name;
@@ -222,14 +262,14 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
     const auto stage_start = Clock::now();
     EpochOrder order(train_set.examples.size(), mix(recipe.seed, s));
     const auto masks = make_mask_factory(tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
-    Progress bar(stage.name, static_cast<long>(schedule.total_steps), options.progress);
+    Progress bar(stage.name, static_cast<long>(schedule.total_steps), progress);
     bar.advance(static_cast<long>(step));
     auto save = [&](std::int64_t next_step) {
       model::CheckpointData data;
       data.step = global_step;
       data.config_yaml = config_yaml;
       data.trainer_state = {{"stage", s}, {"stage_name", stage.name}, {"next_step", next_step},
-                            {"global_step", global_step}};
+                            {"global_step", global_step}, {"world_size", dist.world_size()}};
       model::save_checkpoint(checkpoints, data, *model, &optimizer, {model::CheckpointWeights::kAll, recipe.keep_last});
     };
 
@@ -237,21 +277,24 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
       const auto step_start = Clock::now();
       const double lr = schedule.at(step);
       for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
-      StepMetrics total;
-      double loss_sum = 0.0;
+      StepMetrics mine;  // this rank's sums; `total` below is the global batch's
       for (int micro = 0; micro < stage.grad_accum; ++micro) {
+        // The global micro-batch is rows first .. first + batch_size of the data order; this
+        // rank takes its contiguous slice, with the same seeds as one process would use.
         const std::int64_t first = (step * stage.grad_accum + micro) * stage.batch_size;
+        const auto rows = share.slice(stage.batch_size);
         StepMetrics m;
         if (stage.kind == StageKind::kSft) {
           std::vector<Sequence> batch;
-          for (int j = 0; j < stage.batch_size; ++j) {
+          for (auto j = rows.begin; j < rows.end; ++j) {
             const auto& ex = train_set.examples[order.at(first + j)];
             batch.push_back({ex.prompt, ex.solution});
           }
-          m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum);
+          m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum, share);
         } else {
           std::vector<RolloutItem> items;
-          for (int j = 0; j < stage.batch_size; ++j) items.push_back(rollout_item(train_set.examples[order.at(first + j)]));
+          for (auto j = rows.begin; j < rows.end; ++j)
+            items.push_back(rollout_item(train_set.examples[order.at(first + j)]));
           RolloutOptions ro;
           ro.samples_per_item = stage.rollout.samples_per_instance;
           ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
@@ -262,20 +305,19 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
           model->eval();
           auto groups = rollout(model, tokenizer, items, ro, masks);
           model->train();
+          const double scale = 1.0 / stage.grad_accum;
           switch (stage.kind) {
-            case StageKind::kBopo: m = bopo_step(model, items, groups, stage, tokenizer.pad_id(), 1.0 / stage.grad_accum); break;
-            case StageKind::kDpo: m = dpo_step(model, items, groups, stage, tokenizer.pad_id(), 1.0 / stage.grad_accum); break;
-            default: m = grpo_step(model, items, groups, stage, tokenizer.pad_id(), 1.0 / stage.grad_accum); break;
+            case StageKind::kBopo: m = bopo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
+            case StageKind::kDpo: m = dpo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
+            default: m = grpo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
           }
         }
-        loss_sum += m.loss;
-        total.tokens += m.tokens;
-        total.groups += m.groups;
-        total.skipped_groups += m.skipped_groups;
-        total.pairs += m.pairs;
-        total.anchored_on_label += m.anchored_on_label;
-        total.mean_reward += m.mean_reward / stage.grad_accum;
+        mine += m;
       }
+      // Each rank's loss was its part of the global one, so the summed gradient is the global
+      // batch's; every rank then clips and steps identically.
+      dist.sum_gradients(params);
+      const StepMetrics total = global_metrics(mine, share);
       double grad_norm = 0.0;
       if (stage.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(params, stage.grad_clip);
       optimizer.step();
@@ -283,30 +325,32 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
       ++global_step;
       ++steps_this_process;
       const double seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
-      sr.last_loss = loss_sum / stage.grad_accum;
+      sr.last_loss = total.loss / stage.grad_accum;
       sr.skipped_groups += total.skipped_groups;
       sr.tokens += total.tokens;
       bar.set_status(fmt_status(sr.last_loss, lr, total.tokens / std::max(seconds, 1e-9)));
       bar.advance();
-      if ((step + 1) % recipe.log_every == 0 || step + 1 == schedule.total_steps) {
+      if (main && ((step + 1) % recipe.log_every == 0 || step + 1 == schedule.total_steps)) {
         json line = {{"stage", stage.name}, {"type", to_string(stage.kind)}, {"step", step + 1},
                      {"global_step", global_step}, {"loss", sr.last_loss}, {"lr", lr}, {"grad_norm", grad_norm},
                      {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
         if (stage.kind != StageKind::kSft)
           line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
-                       {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward}});
-        metrics.write(line);
+                       {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
+        metrics->write(line);
       }
       const bool stop_now = options.stop_after_steps > 0 && steps_this_process >= options.stop_after_steps;
-      if ((recipe.checkpoint_every > 0 && global_step % recipe.checkpoint_every == 0) || stop_now) save(step + 1);
+      if (main && ((recipe.checkpoint_every > 0 && global_step % recipe.checkpoint_every == 0) || stop_now))
+        save(step + 1);
       if (stop_now) {
         bar.finish();
+        dist.barrier();  // no rank returns before the checkpoint is on disk
         result.stopped_early = true;
         return result;
       }
     }
     bar.finish();
-    save(schedule.total_steps);
+    if (main) save(schedule.total_steps);
     sr.steps = schedule.total_steps;
     sr.seconds = std::chrono::duration<double>(Clock::now() - stage_start).count();
     if (!eval_set.examples.empty()) {
@@ -315,20 +359,24 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
       eo.greedy = recipe.eval.samples == 1;
       eo.temperature = recipe.eval.temperature;
       eo.seed = mix(recipe.seed, 9999);
-      sr.eval = evaluate_policy(model, tokenizer, eval_set, eo, make_mask_factory(tokenizer, true, false),
-                                options.progress);
-      metrics.write({{"stage", stage.name}, {"eval", eval_json(sr.eval)}});
+      sr.eval = evaluate_policy(model, tokenizer, eval_set, eo, make_mask_factory(tokenizer, true, false), progress,
+                                share);
+      if (main) metrics->write({{"stage", stage.name}, {"eval", eval_json(sr.eval)}});
     }
     result.stages.push_back(sr);
   }
 
   result.final_dir = recipe.output_dir + "/final";
-  write_final(result.final_dir, model, model_config, tokenizer_path);
-  json summary = json::array();
-  for (const auto& sr : result.stages)
-    summary.push_back({{"stage", sr.name}, {"type", to_string(sr.kind)}, {"steps", sr.steps}, {"seconds", sr.seconds},
-                       {"last_loss", sr.last_loss}, {"skipped_groups", sr.skipped_groups}, {"eval", eval_json(sr.eval)}});
-  std::ofstream(recipe.output_dir + "/summary.json") << summary.dump(2) << "\n";
+  if (main) {
+    write_final(result.final_dir, model, model_config, tokenizer_path);
+    json summary = json::array();
+    for (const auto& sr : result.stages)
+      summary.push_back({{"stage", sr.name}, {"type", to_string(sr.kind)}, {"steps", sr.steps}, {"seconds", sr.seconds},
+                         {"last_loss", sr.last_loss}, {"skipped_groups", sr.skipped_groups},
+                         {"eval", eval_json(sr.eval)}});
+    std::ofstream(recipe.output_dir + "/summary.json") << summary.dump(2) << "\n";
+  }
+  dist.barrier();  // every rank returns with the final model on disk
   return result;
 }
 

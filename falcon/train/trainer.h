@@ -11,6 +11,7 @@
 //                                tokenizer.model) with adapters merged; final/adapter/ holds the
 //                                last LoRA adapters in PEFT's layout
 //   summary.json                 per stage: steps, time, loss, evaluation
+// (all written by rank 0 alone in a data-parallel run)
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,11 +42,17 @@ struct StageResult {
 };
 
 struct TrainResult {
-  std::vector<StageResult> stages;
+  std::vector<StageResult> stages;  // global figures, the same on every rank
   std::string final_dir;
   bool stopped_early = false;  // stop_after_steps fired
+  int rank = 0;                // this process in a data-parallel run; rank 0 wrote the files
+  int world_size = 1;
 };
 
+// Data parallel when the environment describes several ranks (RANK, WORLD_SIZE, MASTER_ADDR,
+// MASTER_PORT, as set by falcon_train --nproc, torchrun or Slurm): every rank calls this with the
+// same recipe, trains on its slice of each global batch, and only rank 0 writes files and prints
+// progress; the updates are those of one process on the whole batch (up to rounding).
 TrainResult run_training(Config& config, const TrainOptions& options);
 
 // Reads the recipe and model sections (strictly) and writes the resolved YAML, defaults included.

@@ -135,6 +135,24 @@ TEST(DistributedContext, AverageGradientsAgreesOnMissingGradients) {
   });
 }
 
+// Each rank's loss is its part of a global sum: gradients add up (missing ones as zeros).
+TEST(DistributedContext, SumGradientsAddsTheRanksGradients) {
+  run_ranks(2, [](DistributedContext& ctx) {
+    auto a = torch::zeros({2}, torch::requires_grad());
+    auto b = torch::zeros({3}, torch::requires_grad());  // only rank 1 reaches it
+    auto loss = (a * (ctx.rank() + 1.0)).sum();          // grad a: 1 on rank 0, 2 on rank 1
+    if (ctx.rank() == 1) loss = loss + (b * 4.0).sum();
+    loss.backward();
+    ctx.sum_gradients({a, b});
+    EXPECT_TRUE(torch::allclose(a.grad(), torch::full({2}, 3.0f)));
+    ASSERT_TRUE(b.grad().defined()) << "rank " << ctx.rank();
+    EXPECT_TRUE(torch::allclose(b.grad(), torch::full({3}, 4.0f)));
+    std::vector<torch::Tensor> t = {torch::full({2}, ctx.rank() + 0.5, torch::kFloat64)};
+    ctx.all_reduce_sum(t);
+    EXPECT_TRUE(torch::equal(t[0], torch::full({2}, 2.0, torch::kFloat64)));
+  });
+}
+
 TEST(DistributedContext, DifferentParameterListsAreAnErrorNotAHang) {
   try {
     run_ranks(2, [](DistributedContext& ctx) {

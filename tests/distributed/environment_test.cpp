@@ -45,7 +45,12 @@ TEST(DistributedEnv, TorchrunStyle) {
   EXPECT_EQ(env.local_rank, 1);
   EXPECT_EQ(env.master_addr, "node7");
   EXPECT_EQ(env.master_port, 29500);
+  EXPECT_EQ(env.local_world_size, 4);  // unset: WORLD_SIZE
   EXPECT_FALSE(env.from_slurm);
+  EXPECT_EQ(parse_distributed_env({{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"},
+                                   {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}})
+                .local_world_size,
+            2);
   // LOCAL_RANK defaults to RANK (one node).
   EXPECT_EQ(parse_distributed_env({{"RANK", "2"}, {"WORLD_SIZE", "3"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}})
                 .local_rank,
@@ -62,7 +67,11 @@ TEST(DistributedEnv, SlurmVariablesStandInForRankAndWorld) {
   EXPECT_EQ(env.rank, 5);
   EXPECT_EQ(env.world_size, 8);
   EXPECT_EQ(env.local_rank, 1);
+  EXPECT_EQ(env.local_world_size, 8);
   EXPECT_TRUE(env.from_slurm);
+  Vars per_node = slurm;
+  per_node["SLURM_NTASKS_PER_NODE"] = "4";
+  EXPECT_EQ(parse_distributed_env(per_node).local_world_size, 4);
   // RANK / WORLD_SIZE from a launcher inside the allocation win over Slurm's.
   Vars both = slurm;
   both["RANK"] = "0";

@@ -27,6 +27,26 @@ TEST(Losses, TokenAndSequenceLogprobs) {
   EXPECT_NEAR(sft_loss(lp, both).item<double>(), -(2.0 - z - std::log(3.0)) / 2, 1e-6);
 }
 
+// A batch split in two: each part divided by the global count, the parts add up to the whole.
+TEST(Losses, GlobalCountsMakeThePartsOfABatchAddUpToItsMean) {
+  auto lp = torch::tensor({{-1.0, -2.0, -0.5}, {-0.3, -0.7, -9.0}, {-4.0, -1.5, -2.5}}, torch::kDouble);  // (3, 3)
+  auto mask = torch::tensor({{1.0, 1.0, 0.0}, {1.0, 1.0, 1.0}, {0.0, 1.0, 1.0}}, torch::kDouble);         // 7 tokens
+  auto a = torch::indexing::Slice(0, 1), b = torch::indexing::Slice(1, 3);
+  EXPECT_NEAR((sft_loss(lp.index({a}), mask.index({a}), 7.0) + sft_loss(lp.index({b}), mask.index({b}), 7.0)).item<double>(),
+              sft_loss(lp, mask).item<double>(), 1e-12);
+  EXPECT_NEAR(sft_loss(lp, mask).item<double>(), (3.0 + 10.0 + 4.0) / 7.0, 1e-12);
+  auto adv = vec({1.0, -0.5, 2.0});
+  auto ref = lp - 0.25;
+  EXPECT_NEAR((grpo_loss(lp.index({a}), mask.index({a}), adv.index({a}), ref.index({a}), 0.1, 3.0) +
+               grpo_loss(lp.index({b}), mask.index({b}), adv.index({b}), ref.index({b}), 0.1, 3.0)).item<double>(),
+              grpo_loss(lp, mask, adv, ref, 0.1).item<double>(), 1e-12);
+  auto w = vec({-1.0, -2.0, -0.1}), l = vec({-3.0, -2.5, -0.2}), rw = vec({-1.5, -2.0, 0.0}), rl = vec({-2.5, -3.0, 0.0});
+  auto pa = torch::indexing::Slice(0, 2), pb = torch::indexing::Slice(2, 3);
+  EXPECT_NEAR((dpo_loss(w.index({pa}), l.index({pa}), rw.index({pa}), rl.index({pa}), 0.5, 3.0) +
+               dpo_loss(w.index({pb}), l.index({pb}), rw.index({pb}), rl.index({pb}), 0.5, 3.0)).item<double>(),
+              dpo_loss(w, l, rw, rl, 0.5).item<double>(), 1e-12);
+}
+
 TEST(Losses, BopoMatchesHandComputedValueAndGradient) {
   auto winner = vec({-1.0, -2.0}).requires_grad_(true);
   auto loser = vec({-3.0, -2.5}).requires_grad_(true);

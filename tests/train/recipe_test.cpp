@@ -65,6 +65,22 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   expect_error(base + "stages: []", "stages");
   expect_error("data: {config: c.yaml}\nstages: [{type: sft}]", "output_dir");
   expect_error(base + "stages: [{type: sft, batch_size: many}]", "batch_size");
+  expect_error(base + "stages: [{type: sft}]\ndistributed: {backend: mpi}", "distributed.backend");
+  expect_error(base + "stages: [{type: sft}]\ndistributed: {timeout_s: 0}", "distributed.timeout_s");
+  expect_error(base + "stages: [{type: sft}]\ndistributed: {buckets: 2}", "distributed.buckets");
+}
+
+TEST(Recipe, DistributedSection) {
+  auto config = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\n"
+                                    "distributed: {backend: gloo, timeout_s: 60, bucket_mb: 4}",
+                                    "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_EQ(recipe.distributed.backend, "gloo");
+  EXPECT_DOUBLE_EQ(recipe.distributed.timeout_s, 60.0);
+  EXPECT_DOUBLE_EQ(recipe.distributed.bucket_mb, 4.0);
+  auto defaults = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]", "<recipe>");
+  EXPECT_EQ(read_recipe(defaults).distributed.backend, "auto");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include "falcon/problems/registry.h"
 #include "falcon/train/losses.h"
@@ -147,6 +148,85 @@ TEST(StageSteps, SftOverfitsOneSequence) {
     adam.step();
   }
   EXPECT_LT(last, 0.1 * first);
+}
+
+// Data parallel: a step on each of two slices, each dividing by the counts summed over both
+// (as DistributedContext::all_reduce_sum would), gives losses and gradients that add up to the
+// step on the whole batch. `step(part, share)` runs part 0 or 1, or the whole batch for -1.
+void expect_slices_add_up(model::CausalLm& lm, const std::function<StepMetrics(int, const BatchShare&)>& step) {
+  auto grads = [&] {
+    std::vector<torch::Tensor> out;
+    for (const auto& p : lm->parameters())
+      out.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+    return out;
+  };
+  lm->zero_grad();
+  const auto whole = step(-1, BatchShare{});
+  const auto whole_grads = grads();
+  // First pass: each slice's own counts (they depend on the data, not the weights).
+  std::vector<std::vector<double>> counts(2);
+  for (int part : {0, 1}) {
+    BatchShare record{part, 2, [&counts, part](const std::vector<double>& local) { return counts[part] = local; }};
+    lm->zero_grad();
+    step(part, record);
+  }
+  double loss = 0.0;
+  std::vector<torch::Tensor> summed;
+  for (int part : {0, 1}) {
+    BatchShare share{part, 2, [&counts](const std::vector<double>&) {
+                       auto total = counts[0];
+                       for (std::size_t i = 0; i < total.size(); ++i) total[i] += counts[1][i];
+                       return total;
+                     }};
+    lm->zero_grad();
+    loss += step(part, share).loss;
+    const auto g = grads();
+    if (summed.empty()) summed = g;
+    else for (std::size_t i = 0; i < g.size(); ++i) summed[i] += g[i];
+  }
+  EXPECT_NEAR(loss, whole.loss, 1e-12);
+  double diff = 0.0;
+  for (std::size_t i = 0; i < summed.size(); ++i) diff = std::max(diff, (summed[i] - whole_grads[i]).abs().max().item<double>());
+  EXPECT_LT(diff, 1e-12);
+  EXPECT_GT(whole_grads[0].abs().max().item<double>(), 0.0);  // the check compared something
+}
+
+TEST(StageSteps, SlicesWithGlobalCountsAddUpToTheWholeBatch) {
+  torch::manual_seed(6);
+  model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));
+  const std::vector<Sequence> data = {{{2, 10, 11}, {5, 6, 7, 3}}, {{2, 12}, {5, 3}}, {{2, 13, 14, 15}, {7, 6, 5, 4, 3}}};
+  auto slice = [](const auto& all, int part) {
+    using V = std::decay_t<decltype(all)>;
+    if (part < 0) return all;
+    return part == 0 ? V(all.begin(), all.begin() + 1) : V(all.begin() + 1, all.end());
+  };
+  expect_slices_add_up(lm, [&](int part, const BatchShare& share) { return sft_step(lm, slice(data, part), 0, 1.0, share); });
+
+  // Three groups: one used, one degenerate, one used; slices [0] and [1, 2].
+  Fixture f;
+  RolloutItem c = f.items[0];
+  c.prompt = {2, 13};
+  f.items.push_back(c);
+  f.groups.push_back({sample({5, 3}, true, 9), sample({6, 3}, true, 11), sample({7, 7, 3}, true, 14)});
+  for (auto& item : f.items) item.reference_objective = 9.0;
+  StageSpec bopo;
+  bopo.kind = StageKind::kBopo;
+  bopo.sft_weight = 0.5;
+  expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
+    return bopo_step(lm, slice(f.items, part), slice(f.groups, part), bopo, 0, 1.0, share);
+  });
+  StageSpec grpo;
+  grpo.kind = StageKind::kGrpo;
+  expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
+    return grpo_step(lm, slice(f.items, part), slice(f.groups, part), grpo, 0, 1.0, share);
+  });
+
+  lm->add_lora({/*rank=*/2, /*alpha=*/2.0, /*dropout=*/0.0});
+  StageSpec dpo;
+  dpo.kind = StageKind::kDpo;
+  expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
+    return dpo_step(lm, slice(f.items, part), slice(f.groups, part), dpo, 0, 1.0, share);
+  });
 }
 
 }  // namespace
