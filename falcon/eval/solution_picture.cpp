@@ -34,6 +34,13 @@ std::string title(const InstanceResult& r) {
 
 }  // namespace
 
+void check_picture_file(const std::string& file, const std::string& key) {
+  if (!ends_with(file, ".png")) return;
+  if (std::system("convert -version 2>/dev/null | grep -q ImageMagick") != 0)
+    throw Error(key + ": '" + file + "' needs ImageMagick's convert for PNG (apt-get install imagemagick); "
+                "or give a .svg file");
+}
+
 void write_solution_picture(const std::string& file, const EvalInstance& e, const InstanceResult& result) {
   // The delivered text is the formatter's own output, so the strict parser reads it back.
   const auto parsed = e.problem->parse(result.solution, /*lenient=*/false);

@@ -9,6 +9,10 @@
 namespace falcon::eval {
 
 // Throws falcon::Error when the file cannot be written or a PNG cannot be made.
+// check_picture_file first, so a long run does not end in that error.
 void write_solution_picture(const std::string& file, const EvalInstance& instance, const InstanceResult& result);
+
+// Throws falcon::Error naming `key` when `file` is a .png and ImageMagick's convert is missing.
+void check_picture_file(const std::string& file, const std::string& key);
 
 }  // namespace falcon::eval

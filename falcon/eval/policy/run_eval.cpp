@@ -90,6 +90,7 @@ std::string resolved_eval_config(Config& config) {
 EvalReport run_eval(Config& config, const EvalOptions& options) {
   const EvalSpec spec = read_checked(config);
   const std::string plot_file = options.plot_file.empty() ? spec.plot.file : options.plot_file;
+  if (!plot_file.empty()) check_picture_file(plot_file, options.plot_file.empty() ? "plot.file" : "--plot");
   const auto instances = load_eval_instances(spec.data);
   const auto runtime = init_torch_runtime(spec.threads);
   fs::create_directories(spec.output_dir);
