@@ -1,5 +1,7 @@
 #include "falcon/eval/sample_outcome.h"
 
+#include <chrono>
+
 namespace falcon::eval {
 
 SampleOutcome score_sample(const problems::Problem& problem, const problems::Instance& instance,
@@ -18,7 +20,9 @@ SampleOutcome score_sample(const problems::Problem& problem, const problems::Ins
   out.violation = problem.violation(instance, out.solution);
   if (repair) {
     if (!constraints_hold) {
+      const auto start = std::chrono::steady_clock::now();
       auto fixed = problem.repair(instance, out.solution);
+      out.repair_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       out.repair_distance = problem.repair_distance(instance, fixed, out.solution);
       out.repaired = true;
       out.solution = std::move(fixed);

@@ -19,6 +19,7 @@ struct SampleOutcome {
   double violation = 0.0;       // v(x) of what was parsed (of the empty solution when nothing was)
   bool repaired = false;        // repair changed the solution
   double repair_distance = 0.0; // d(R(x), x)
+  double repair_seconds = 0.0;  // wall time of the repair operator (0 when it did not run)
   bool feasible = false;
   double objective = 0.0;       // of the delivered solution; meaningful when feasible
   problems::Solution solution;  // the delivered solution (repaired when repair ran)

@@ -59,6 +59,8 @@ std::vector<GeneratedSequence> generate(model::CausalLm& model, const std::vecto
     throw Error("generate: need samples_per_prompt >= 1 and max_new_tokens >= 1");
   if (!options.prompt_keys.empty() && options.prompt_keys.size() != prompts.size())
     throw Error("generate: prompt_keys must have one key per prompt");
+  if (options.key_stride > 0 && options.first_sample + options.samples_per_prompt > options.key_stride)
+    throw Error("generate: first_sample + samples_per_prompt exceeds key_stride (samples of two prompts would share streams)");
   const int b = static_cast<int>(prompts.size()), n = options.samples_per_prompt;
   const RowLayout layout{b, n};
   std::size_t longest = 0;
@@ -94,7 +96,8 @@ std::vector<GeneratedSequence> generate(model::CausalLm& model, const std::vecto
     out[r].sample = r % n;
     const std::uint64_t key = options.prompt_keys.empty() ? static_cast<std::uint64_t>(out[r].prompt)
                                                           : options.prompt_keys[out[r].prompt];
-    rngs.push_back(Rng::for_item(options.seed, key * static_cast<std::uint64_t>(n) + out[r].sample));
+    const std::uint64_t stride = options.key_stride > 0 ? options.key_stride : static_cast<std::uint64_t>(n);
+    rngs.push_back(Rng::for_item(options.seed, key * stride + options.first_sample + out[r].sample));
   }
   for (auto& step : chain) step->begin(layout);
 

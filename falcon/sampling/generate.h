@@ -3,8 +3,11 @@
 // their prompt's cache), a sampler chain per row, a maximum-length guard.
 //
 // Reproducible per sample: row r draws from Rng::for_item(seed, sample_key), sample_key =
-// prompt_keys[r / N] * N + r % N, so a sample's text does not depend on which other prompts
-// share its batch (prompt_keys default to 0..B-1; callers pass instance ids).
+// prompt_keys[r / N] * S + first_sample + r % N with S = key_stride (default N), so a sample's
+// text does not depend on which other prompts share its batch (prompt_keys default to 0..B-1;
+// callers pass instance ids). Drawing one prompt's samples in rounds (adaptive Best-of-N) with
+// first_sample = samples drawn so far and a fixed stride S >= every sample count gives sample k
+// the same stream whatever the round sizes.
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +22,8 @@ struct GenerateOptions {
   bool greedy = false;          // argmax after the chain instead of drawing from it
   std::uint64_t seed = 0;
   std::vector<std::uint64_t> prompt_keys;  // optional, one per prompt: stable sample streams
+  std::uint64_t first_sample = 0;          // number of this call's first sample of each prompt
+  std::uint64_t key_stride = 0;            // S above; 0 = samples_per_prompt
   int eos_id = 3;
   int pad_id = 0;
 };

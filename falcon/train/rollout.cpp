@@ -20,6 +20,8 @@ std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const te
   generate_options.samples_per_prompt = k;
   generate_options.greedy = options.greedy;
   generate_options.seed = options.seed;
+  generate_options.first_sample = options.first_sample;
+  generate_options.key_stride = options.key_stride;
   generate_options.eos_id = tokenizer.eos_id();
   generate_options.pad_id = tokenizer.pad_id();
   generate_options.max_new_tokens = 1;

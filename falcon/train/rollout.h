@@ -31,6 +31,10 @@ struct RolloutOptions {
   bool greedy = false;
   bool repair = false;          // repair infeasible samples; training then uses the repaired text
   std::uint64_t seed = 0;
+  // Sample numbering for items sampled in rounds (generate.h): sample k of an item draws from
+  // the same stream whatever the round sizes. Defaults: one round.
+  std::uint64_t first_sample = 0;
+  std::uint64_t key_stride = 0;
 };
 
 struct RolloutSample {

@@ -95,6 +95,34 @@ TEST(Generate, SamplesDependOnTheirKeyNotOnTheBatch) {
   EXPECT_GT(distinct.size(), 1u);  // N samples are not copies of one another
 }
 
+// Rounds (adaptive Best-of-N): 8 samples drawn as 3 + 5 with first_sample and a fixed stride
+// are the 8 samples of one call with the same stride, sample for sample.
+TEST(Generate, SamplesDrawnInRoundsEqualOneCallWithTheSameStride) {
+  torch::manual_seed(13);
+  model::CausalLm lm(tiny_config());
+  SamplerChain chain;
+  GenerateOptions options;
+  options.max_new_tokens = 8;
+  options.seed = 5;
+  options.eos_id = -1;
+  options.prompt_keys = {3, 4};
+  options.key_stride = 8;
+  options.samples_per_prompt = 8;
+  const std::vector<std::vector<int>> prompts = {{4, 5, 6}, {9, 9}};
+  auto once = generate(lm, prompts, chain, options);
+  options.samples_per_prompt = 3;
+  auto first = generate(lm, prompts, chain, options);
+  options.first_sample = 3;
+  options.samples_per_prompt = 5;
+  auto second = generate(lm, prompts, chain, options);
+  for (int p = 0; p < 2; ++p) {
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(first[p * 3 + k].tokens, once[p * 8 + k].tokens) << p << " " << k;
+    for (int k = 0; k < 5; ++k) EXPECT_EQ(second[p * 5 + k].tokens, once[p * 8 + 3 + k].tokens) << p << " " << 3 + k;
+  }
+  options.first_sample = 4;  // 4 + 5 > stride 8: streams would overlap the next prompt's
+  EXPECT_THROW(generate(lm, prompts, chain, options), Error);
+}
+
 TEST(Generate, MaskStepsConstrainEveryTokenAndDeadEndsStop) {
   torch::manual_seed(13);
   model::CausalLm lm(tiny_config());

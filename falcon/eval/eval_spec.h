@@ -1,0 +1,90 @@
+#pragma once
+// falcon_eval's configuration: one YAML file (docs/evaluation.md lists every key), read
+// strictly. Unknown keys, wrong types, impossible values and missing files are ONE falcon::Error
+// naming the key path and what to do.
+//
+//   model:  {path: runs/bopo_tsp/final}       # or {checkpoint: DIR, tokenizer: FILE}
+//   data:   {dataset: data/tsp.h5, split: test, limit: 100}
+//   method: {type: adaptive, n_min: 8, n_max: 64, tau: 0.85, temperature: 0.7}
+//   # or rows: [{type: greedy}, {type: fixed, n: 8}, {type: solver:nearest_neighbor}, ...]
+//   output_dir: runs/eval_tsp
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "falcon/core/config.h"
+#include "falcon/eval/adaptive.h"
+#include "falcon/eval/matching.h"
+
+namespace falcon::eval {
+
+struct ModelSpec {
+  std::string path;        // a Hugging Face directory (falcon_train's final/): config.json + weights
+  std::string checkpoint;  // or a falcon_train checkpoint (a step_N directory or a checkpoints root)
+  std::string tokenizer;   // tokenizer.model; default <path>/tokenizer.model (required with checkpoint)
+  std::string adapter;     // optional PEFT adapter directory loaded on top of `path`
+  bool given() const { return !path.empty() || !checkpoint.empty(); }
+};
+
+struct DataSpec {
+  std::string dataset;               // a falcon_datagen .h5 file (labels are the references) ...
+  std::string split = "test";
+  std::vector<std::string> files;    // ... or benchmark files / directories of them
+  std::string problem;               // the files' problem (tsp, cvrp, ...); a dataset names its own
+  std::map<std::string, double> optima;  // instance name -> known optimum (files only)
+  std::int64_t limit = 0;            // first `limit` instances; 0 = all
+  int max_new_tokens = 0;            // 0 = 2 x the reference solution's tokens + 16
+};
+
+enum class MethodKind { kGreedy, kFixed, kAdaptive, kSolver };
+std::string to_string(MethodKind kind);
+
+struct RowSpec {
+  std::string name;             // the table's row label; default from the type
+  MethodKind kind = MethodKind::kAdaptive;
+  // fixed: n samples; adaptive: Algorithm 2's rule.
+  int n = 8;
+  AdaptiveRule rule;
+  // Samples per generate() call. fixed: 0 = all n at once. adaptive: the first call draws
+  // n_min, later ones round_size (the rule is still applied after every sample).
+  int round_size = 0;
+  double temperature = 0.7;     // the paper's T
+  int top_k = 0;
+  double top_p = 1.0;
+  bool grammar = true;
+  bool repair = true;
+  bool semantic_mask = false;
+  Match match = Match::kSolution;
+  // solver rows
+  std::string solver;           // "nearest_neighbor", "reference", ...
+  double time_limit_s = 0;      // 0 = the solver's own budget
+  bool uses_model() const { return kind != MethodKind::kSolver; }
+  int budget() const;           // the most samples an instance can draw (1 for greedy, 0 for solvers)
+};
+
+struct PlotSpec {
+  std::string file;      // .svg (or .png when ImageMagick's convert is present); "" = no picture
+  std::string instance;  // an instance name or its position in the list; "" = the first
+  std::string row;       // a row name; "" = the first row
+};
+
+struct EvalSpec {
+  std::string source;
+  ModelSpec model;
+  DataSpec data;
+  std::vector<RowSpec> rows;
+  std::string output_dir;
+  std::uint64_t seed = 1;
+  int threads = 0;              // intra-op threads, 0 = all cores
+  std::string device = "cpu";
+  int batch_instances = 8;      // instances decoded together
+  double infeasible_gap = 1.0;  // the gap an instance without a feasible solution counts with in gap_all
+  PlotSpec plot;
+  bool needs_model() const;
+};
+
+// Reads every key of falcon_eval's config; the caller runs config.check_unused() afterwards.
+EvalSpec read_eval_spec(Config& config);
+
+}  // namespace falcon::eval

@@ -1,0 +1,183 @@
+#include "falcon/eval/policy/run_eval.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "falcon/core/atomic_file.h"
+#include "falcon/core/error.h"
+#include "falcon/core/progress.h"
+#include "falcon/core/rng.h"
+#include "falcon/core/torch/runtime.h"
+#include "falcon/eval/eval_instances.h"
+#include "falcon/eval/policy/best_of_n.h"
+#include "falcon/eval/policy/load_policy.h"
+#include "falcon/eval/policy/policy_items.h"
+#include "falcon/eval/solution_picture.h"
+#include "falcon/eval/solver_row.h"
+#include "falcon/train/grammar_masks.h"
+
+namespace falcon::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string method_name(const RowSpec& row) {
+  return row.kind == MethodKind::kSolver ? "solver:" + row.solver : to_string(row.kind);
+}
+
+// Running figures for the progress line.
+std::string status(const std::vector<InstanceResult>& done) {
+  if (done.empty()) return "";
+  double feasible = 0, gap = 0, samples = 0;
+  int gaps = 0;
+  for (const auto& r : done) {
+    feasible += r.feasible;
+    samples += r.samples;
+    if (r.gap) gap += *r.gap, ++gaps;
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "feasible %.0f%%  gap(feasible) %.2f%%  samples %.1f", 100 * feasible / done.size(),
+                gaps > 0 ? 100 * gap / gaps : 0.0, samples / done.size());
+  return buf;
+}
+
+nlohmann::ordered_json row_settings(const RowSpec& row) {
+  nlohmann::ordered_json j{{"method", method_name(row)}};
+  if (row.kind == MethodKind::kSolver) {
+    j["time_limit_s"] = row.time_limit_s;
+    return j;
+  }
+  if (row.kind == MethodKind::kFixed) j["n"] = row.n;
+  if (row.kind == MethodKind::kAdaptive)
+    j.update({{"n_min", row.rule.n_min}, {"n_max", row.rule.n_max}, {"tau", row.rule.tau},
+              {"alpha0", row.rule.alpha0}, {"beta0", row.rule.beta0}});
+  if (row.kind != MethodKind::kGreedy) {
+    j.update({{"temperature", row.temperature}, {"top_k", row.top_k}, {"top_p", row.top_p},
+              {"match", to_string(row.match)}, {"round_size", row.round_size}});
+  }
+  j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask}});
+  return j;
+}
+
+const EvalInstance& find_plot_instance(const std::vector<EvalInstance>& instances, const std::string& which) {
+  if (which.empty()) return instances.front();
+  for (const auto& e : instances)
+    if (e.name == which) return e;
+  char* end = nullptr;
+  const long index = std::strtol(which.c_str(), &end, 10);
+  if (*end == '\0' && index >= 0 && index < static_cast<long>(instances.size())) return instances[index];
+  throw Error("plot.instance: '" + which + "' is neither an instance name nor a position below " +
+              std::to_string(instances.size()));
+}
+
+EvalSpec read_checked(Config& config) {
+  auto spec = read_eval_spec(config);
+  config.check_unused();
+  return spec;
+}
+
+}  // namespace
+
+std::string resolved_eval_config(Config& config) {
+  read_checked(config);
+  return config.to_yaml();
+}
+
+EvalReport run_eval(Config& config, const EvalOptions& options) {
+  const EvalSpec spec = read_checked(config);
+  const std::string plot_file = options.plot_file.empty() ? spec.plot.file : options.plot_file;
+  if (!plot_file.empty()) check_picture_file(plot_file, options.plot_file.empty() ? "plot.file" : "--plot");
+  const auto instances = load_eval_instances(spec.data);
+  const auto runtime = init_torch_runtime(spec.threads);
+  fs::create_directories(spec.output_dir);
+  config.write(spec.output_dir + "/config.yaml");
+
+  std::optional<Policy> policy;
+  std::vector<train::RolloutItem> items;
+  if (spec.needs_model()) {
+    policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
+    items = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens,
+                         static_cast<int>(policy->model->config().max_position_embeddings));
+    if (options.progress)
+      std::fprintf(stderr, "eval: %zu instances, model %s (%.2fM parameters), torch %s, %d threads\n",
+                   instances.size(), policy->description.c_str(), policy->model->config().parameter_count() / 1e6,
+                   runtime.torch_version.c_str(), runtime.intra_op_threads);
+  }
+
+  const std::string jsonl_path = spec.output_dir + "/instances.jsonl";
+  std::ofstream jsonl(jsonl_path, std::ios::trunc);
+  if (!jsonl) throw Error(jsonl_path + ": cannot write (output_dir)");
+  EvalReport report;
+  report.output_dir = spec.output_dir;
+  std::vector<std::vector<InstanceResult>> all_results;
+  for (const auto& row : spec.rows) {
+    std::vector<InstanceResult> results;
+    Progress bar(row.name, static_cast<long>(instances.size()), options.progress);
+    auto record = [&](InstanceResult r) {
+      jsonl << to_json(r).dump() << "\n";
+      results.push_back(std::move(r));
+    };
+    if (row.kind == MethodKind::kSolver) {
+      for (const auto& e : instances) {
+        record(run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
+        bar.set_status(status(results));
+        bar.advance();
+      }
+    } else {
+      const auto masks = train::make_mask_factory(policy->tokenizer, row.grammar, row.semantic_mask);
+      for (std::size_t begin = 0; begin < instances.size(); begin += spec.batch_instances) {
+        const std::size_t end = std::min(instances.size(), begin + spec.batch_instances);
+        std::vector<const EvalInstance*> batch;
+        std::vector<train::RolloutItem> batch_items;
+        for (std::size_t i = begin; i < end; ++i) batch.push_back(&instances[i]), batch_items.push_back(items[i]);
+        for (auto& r : best_of_n(policy->model, policy->tokenizer, batch, batch_items, row, masks, spec.seed))
+          record(std::move(r));
+        bar.set_status(status(results));
+        bar.advance(static_cast<long>(end - begin));
+      }
+    }
+    jsonl.flush();
+    bar.finish();
+    report.rows.push_back(summarize(row.name, method_name(row), results, spec.infeasible_gap));
+    all_results.push_back(std::move(results));
+  }
+  if (!jsonl) throw Error(jsonl_path + ": write failed (disk full?)");
+
+  report.table = summary_table(report.rows);
+  nlohmann::ordered_json summary;
+  summary["config"] = spec.source;
+  summary["data"] = spec.data.dataset.empty() ? nlohmann::ordered_json(spec.data.files)
+                                              : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
+  summary["instances"] = instances.size();
+  if (policy) summary["model"] = policy->description;
+  summary["seed"] = spec.seed;
+  summary["gap_definition"] =
+      "gap = (f - f*)/|f*| (minimise) or (f* - f)/|f*| (maximise), not clipped at zero; gap_all averages over every "
+      "instance with a reference, an instance without a feasible solution counting as infeasible_gap; gap_feasible "
+      "averages over the feasible ones only";
+  summary["rows"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < spec.rows.size(); ++i) {
+    auto j = to_json(report.rows[i]);
+    j["settings"] = row_settings(spec.rows[i]);
+    summary["rows"].push_back(j);
+  }
+  write_file_atomic(spec.output_dir + "/summary.json", summary.dump(2) + "\n");
+  write_file_atomic(spec.output_dir + "/summary.md", report.table);
+
+  if (!plot_file.empty()) {
+    std::size_t row_index = 0;
+    while (!spec.plot.row.empty() && spec.rows[row_index].name != spec.plot.row) ++row_index;
+    const EvalInstance& e = find_plot_instance(instances, spec.plot.instance);
+    const auto& results = all_results[row_index];
+    const auto it = std::find_if(results.begin(), results.end(), [&](const InstanceResult& r) { return r.key == e.key; });
+    write_solution_picture(plot_file, e, *it);
+    report.plot_file = plot_file;
+  }
+  return report;
+}
+
+}  // namespace falcon::eval

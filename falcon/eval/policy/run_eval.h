@@ -1,0 +1,37 @@
+#pragma once
+// falcon_eval's whole run: read the config strictly, load the instances (and the model when a row
+// samples from it), evaluate every row over every instance with a progress line, and write
+//
+//   <output_dir>/instances.jsonl   one line per (row, instance): instance_result.h
+//   <output_dir>/summary.json      per row: summary.h's figures, plus what was evaluated
+//   <output_dir>/summary.md        the table that is also printed
+//   <output_dir>/config.yaml       the resolved config (defaults included)
+//
+// and, with plot.file (or --plot), a picture of one delivered solution.
+#include <string>
+#include <vector>
+
+#include "falcon/core/config.h"
+#include "falcon/eval/summary.h"
+
+namespace falcon::eval {
+
+struct EvalOptions {
+  bool progress = true;
+  std::string plot_file;  // overrides plot.file when not empty
+};
+
+struct EvalReport {
+  std::vector<RowSummary> rows;
+  std::string output_dir;
+  std::string table;      // summary_table(rows)
+  std::string plot_file;  // "" when none was drawn
+};
+
+// Throws falcon::Error (config errors name the key path) on anything that stops the run.
+EvalReport run_eval(Config& config, const EvalOptions& options);
+
+// The resolved config, every default filled in (for --print-config); checks it like run_eval.
+std::string resolved_eval_config(Config& config);
+
+}  // namespace falcon::eval

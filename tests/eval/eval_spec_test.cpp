@@ -1,0 +1,79 @@
+#include "falcon/eval/eval_spec.h"
+
+#include <gtest/gtest.h>
+
+#include "falcon/core/error.h"
+
+namespace falcon::eval {
+namespace {
+
+std::string error_of(const std::string& yaml) {
+  try {
+    auto c = Config::from_string(yaml, "<eval>");
+    read_eval_spec(c);
+    c.check_unused();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kFiles = "data: {files: [" FALCON_TEST_DATA_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp}\noutput_dir: /tmp/x\n";
+
+TEST(EvalSpec, DefaultsAreThePapersSettings) {
+  auto c = Config::from_string(kFiles + "method: {type: solver:reference}\n", "<eval>");
+  auto spec = read_eval_spec(c);
+  c.check_unused();
+  ASSERT_EQ(spec.rows.size(), 1u);
+  EXPECT_EQ(spec.rows[0].kind, MethodKind::kSolver);
+  EXPECT_EQ(spec.rows[0].solver, "reference");
+  EXPECT_FALSE(spec.needs_model());
+
+  RowSpec adaptive;  // the struct's defaults = the paper's evaluation settings
+  EXPECT_EQ(adaptive.rule.n_min, 8);
+  EXPECT_EQ(adaptive.rule.n_max, 64);
+  EXPECT_DOUBLE_EQ(adaptive.rule.tau, 0.85);
+  EXPECT_DOUBLE_EQ(adaptive.temperature, 0.7);
+}
+
+TEST(EvalSpec, RowsReadEveryMethod) {
+  auto c = Config::from_string(kFiles + R"(
+model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_DATA_DIR R"(/tokenizer/tiny_bpe.model}
+rows:
+  - {type: greedy}
+  - {type: fixed, n: 4}
+  - {type: adaptive, n_min: 2, n_max: 10, tau: 0.9, match: objective, repair: false}
+)", "<eval>");
+  auto spec = read_eval_spec(c);
+  c.check_unused();
+  ASSERT_EQ(spec.rows.size(), 3u);
+  EXPECT_EQ(spec.rows[0].budget(), 1);
+  EXPECT_EQ(spec.rows[1].name, "fixed N=4");
+  EXPECT_EQ(spec.rows[1].budget(), 4);
+  EXPECT_EQ(spec.rows[2].budget(), 10);
+  EXPECT_EQ(spec.rows[2].match, Match::kObjective);
+  EXPECT_FALSE(spec.rows[2].repair);
+  EXPECT_TRUE(spec.needs_model());
+}
+
+TEST(EvalSpec, ErrorsNameTheKeyPath) {
+  EXPECT_NE(error_of(kFiles + "method: {type: adaptive, tua: 0.9}\nmodel: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR "/tokenizer/tiny_bpe.model}\n").find("method.tua"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFiles + "method: {type: beam}\n").find("method.type"), std::string::npos);
+  EXPECT_NE(error_of(kFiles + "method: {type: solver:reference}\nrows: []\n").find("exactly one"), std::string::npos);
+  EXPECT_NE(error_of(kFiles + "method: {type: greedy}\n").find("model"), std::string::npos);  // a model row needs one
+  EXPECT_NE(error_of(kFiles + "method: {type: greedy}\nmodel: {path: /nonexistent/final}\n").find("model.path"),
+            std::string::npos);
+  EXPECT_NE(error_of("data: {dataset: /nonexistent.h5}\noutput_dir: x\nmethod: {type: solver:reference}\n")
+                .find("data.dataset"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFiles + "rows: [{type: solver:reference}, {type: solver:reference}]\n").find("rows[1].name"),
+            std::string::npos);
+  EXPECT_NE(error_of("data: {files: [" FALCON_TEST_DATA_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp, optima: {tiny: abc}}\n"
+                     "output_dir: x\nmethod: {type: solver:reference}\n")
+                .find("data.optima.tiny"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace falcon::eval

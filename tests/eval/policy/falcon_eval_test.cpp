@@ -1,0 +1,292 @@
+// falcon_eval end to end: a random tiny model (HF layout, the test tokenizer), a 4-instance TSP
+// dataset labelled by the reference solver, every method in one config; the JSON lines and the
+// summary must agree with each other and with the method's contract. Then config errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "falcon/core/config.h"
+#include "falcon/data/datagen.h"
+#include "falcon/data/datagen_spec.h"
+#include "falcon/eval/policy/load_policy.h"
+#include "falcon/eval/policy/run_eval.h"
+#include "falcon/model/hf_checkpoint.h"
+#include "falcon/model/model_presets.h"
+#include "falcon/model/state_dict.h"
+#include "falcon/model/transformer.h"
+#include "falcon/text/tokenizer.h"
+#include "falcon/train/trainer.h"
+
+namespace falcon::eval {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct ProgramRun {
+  int code = 0;
+  std::string output;  // stdout + stderr
+};
+
+ProgramRun run_eval_program(const std::string& args) {
+  ProgramRun run;
+  FILE* pipe = ::popen((std::string(FALCON_EVAL_BIN) + " " + args + " 2>&1").c_str(), "r");
+  char buf[4096];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.output.append(buf, got);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+class FalconEvalTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = fs::temp_directory_path() / ("falcon_eval_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // 4 TSP test instances, n in [6, 8], labelled by the reference solver.
+    auto data_config = Config::from_file(std::string(FALCON_SOURCE_DIR) + "/configs/data/tsp.yaml");
+    data_config.set_overrides({"output=" + (dir_ / "tsp.h5").string(), "splits.train.count=1", "splits.val.count=1",
+                               "splits.test.count=4", "sizes={range: [6, 8]}"});
+    const auto spec = data::read_datagen_spec(data_config);
+    data_config.check_unused();
+    data::run_datagen(spec, {/*progress=*/false});
+    // A random tiny model in the layout falcon_train writes to final/.
+    const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+    auto config = model::model_preset("tiny");
+    config.vocab_size = text::Tokenizer::load(tokenizer).vocab_size();
+    config.hidden_size = 32;
+    config.intermediate_size = 64;
+    torch::manual_seed(4);
+    model::CausalLm lm(config);
+    model::HfWriteOptions options;
+    options.tokenizer_model = tokenizer;
+    model::write_hf_checkpoint((dir_ / "final").string(), config, model::state_dict(*lm), options);
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  static std::string write_config(const std::string& name, const std::string& body) {
+    const auto path = (dir_ / name).string();
+    std::ofstream(path) << body;
+    return path;
+  }
+
+  static std::string base_config(const std::string& output) {
+    return "model: {path: " + (dir_ / "final").string() + "}\ndata: {dataset: " + (dir_ / "tsp.h5").string() +
+           ", split: test}\noutput_dir: " + (dir_ / output).string() + "\nseed: 7\n";
+  }
+
+  static fs::path dir_;
+};
+
+fs::path FalconEvalTest::dir_;
+
+std::vector<json> read_lines(const fs::path& path) {
+  std::vector<json> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
+  return out;
+}
+
+TEST_F(FalconEvalTest, EveryMethodWritesConsistentLinesAndSummary) {
+  const auto config = write_config("all.yaml", base_config("all") + R"(
+rows:
+  - {type: greedy}
+  - {type: fixed, n: 12, name: fixed12}
+  - {type: adaptive, n_min: 4, n_max: 12, tau: 0.85, round_size: 3, name: adaptive}
+  - {type: adaptive, n_min: 4, n_max: 12, round_size: 3, top_k: 1, name: sharp}
+  - {type: adaptive, n_min: 4, n_max: 8, grammar: false, repair: false, name: raw}
+  - {type: solver:nearest_neighbor}
+  - {type: solver:reference}
+)");
+  const auto svg = (dir_ / "pic.svg").string();
+  const ProgramRun run = run_eval_program(config + " --quiet --plot " + svg);
+  std::printf("%s", run.output.c_str());
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("gap, all instances (infeasible = 100%)"), std::string::npos);
+
+  const auto lines = read_lines(dir_ / "all" / "instances.jsonl");
+  ASSERT_EQ(lines.size(), 7u * 4u);
+  std::map<std::string, std::vector<json>> by_row;
+  for (const auto& l : lines) by_row[l["row"].get<std::string>()].push_back(l);
+  ASSERT_EQ(by_row.size(), 7u);
+  for (const auto& [row, rs] : by_row) {
+    ASSERT_EQ(rs.size(), 4u) << row;
+    for (const auto& r : rs) {
+      if (r["feasible"].get<bool>()) {
+        ASSERT_FALSE(r["objective"].is_null()) << row;
+        const double f = r["objective"], f_star = r["reference"];
+        EXPECT_NEAR(r["gap"].get<double>(), (f - f_star) / std::abs(f_star), 1e-12) << row;  // TSP minimises
+        EXPECT_GE(r["gap"].get<double>(), -1e-9) << row << ": better than the reference solver's label?";
+      } else {
+        EXPECT_TRUE(r["objective"].is_null() && r["gap"].is_null()) << row;
+      }
+      const auto& t = r["seconds"];
+      EXPECT_GE(t["total"].get<double>(), t["model"].get<double>() + t["mask"].get<double>() - 1e-9) << row;
+    }
+  }
+  // Repair on: every delivered solution is feasible. Greedy: one sample.
+  for (const char* row : {"greedy", "fixed12", "adaptive"})
+    for (const auto& r : by_row[row]) EXPECT_TRUE(r["feasible"].get<bool>()) << row;
+  for (const auto& r : by_row["greedy"]) {
+    EXPECT_EQ(r["samples"], 1);
+    EXPECT_EQ(r["samples_drawn"], 1);
+    EXPECT_TRUE(r["consistency"].is_null());
+  }
+  for (const auto& r : by_row["fixed12"]) {
+    EXPECT_EQ(r["samples"], 12);
+    EXPECT_EQ(r["samples_drawn"], 12);
+    const double c = r["consistency"];
+    EXPECT_TRUE(c >= 0 && c <= 1);
+  }
+  for (std::size_t i = 0; i < 4; ++i) {
+    const auto& r = by_row["adaptive"][i];
+    const int n = r["samples"], drawn = r["samples_drawn"];
+    EXPECT_GE(n, 4);
+    EXPECT_LE(n, 12);
+    EXPECT_GE(drawn, n);
+    EXPECT_LE(drawn, 12);
+    EXPECT_LT(drawn - n, 3) << "only the last round (3 samples) may overshoot the stop";
+    const std::string stop = r["stop"];
+    if (stop == "budget") {
+      EXPECT_EQ(n, 12);
+      EXPECT_LT(r["confidence"].get<double>(), 0.85);
+      // Sample k has the same stream in both rows, so at the budget adaptive = fixed N=12.
+      EXPECT_EQ(r["solution"], by_row["fixed12"][i]["solution"]);
+    } else {
+      EXPECT_EQ(stop, "confidence");
+      EXPECT_GE(r["confidence"].get<double>(), 0.85);
+    }
+  }
+  // top_k = 1: every sample is the argmax, one solution repeated: Conf = (1 + n)/(2 + n) first reaches 0.85 at
+  // n = 5 (6/7); the second round (3 samples, 5..7) overshoots by 2.
+  for (const auto& r : by_row["sharp"]) {
+    EXPECT_EQ(r["stop"], "confidence");
+    EXPECT_EQ(r["samples"], 5);
+    EXPECT_EQ(r["samples_drawn"], 7);
+    EXPECT_DOUBLE_EQ(r["confidence"].get<double>(), 6.0 / 7.0);
+    EXPECT_DOUBLE_EQ(r["consistency"].get<double>(), 1.0);
+  }
+  for (const auto& r : by_row["solver:reference"]) EXPECT_NEAR(r["gap"].get<double>(), 0.0, 1e-9);  // the labeller
+
+  // The summary agrees with the lines.
+  std::ifstream in(dir_ / "all" / "summary.json");
+  const json summary = json::parse(in);
+  ASSERT_EQ(summary["rows"].size(), 7u);
+  for (const auto& s : summary["rows"]) {
+    const auto& rs = by_row[s["row"].get<std::string>()];
+    double feasible = 0, gap_all = 0, samples = 0, seconds = 0;
+    for (const auto& r : rs) {
+      feasible += r["feasible"].get<bool>();
+      gap_all += r["feasible"].get<bool>() ? r["gap"].get<double>() : 1.0;
+      samples += r["samples"].get<int>();
+      seconds += r["seconds"]["total"].get<double>();
+    }
+    EXPECT_NEAR(s["feasible"].get<double>(), feasible / 4, 1e-12) << s["row"];
+    EXPECT_NEAR(s["gap_all"].get<double>(), gap_all / 4, 1e-12) << s["row"];
+    EXPECT_NEAR(s["samples"].get<double>(), samples / 4, 1e-12) << s["row"];
+    EXPECT_NEAR(s["seconds"].get<double>(), seconds / 4, 1e-12) << s["row"];
+    EXPECT_EQ(s["instances"], 4);
+  }
+  std::ifstream picture(svg);
+  std::string head(5, '\0');
+  picture.read(head.data(), 5);
+  EXPECT_EQ(head, "<svg ");
+  EXPECT_TRUE(fs::exists(dir_ / "all" / "config.yaml"));
+}
+
+TEST_F(FalconEvalTest, ConfigErrorsNameTheKeyAndTheFix) {
+  const auto unknown = write_config("typo.yaml", base_config("typo") + "method: {type: adaptive, tua: 0.9}\n");
+  ProgramRun run = run_eval_program(unknown);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("method.tua"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("tau"), std::string::npos) << "lists the known keys: " << run.output;
+
+  const auto wrong_type = write_config("type.yaml", base_config("type") + "method: {type: adaptive, n_min: eight}\n");
+  run = run_eval_program(wrong_type);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("method.n_min"), std::string::npos) << run.output;
+
+  const auto missing = write_config("missing.yaml", "model: {path: " + (dir_ / "final").string() +
+                                                        "}\ndata: {dataset: /nonexistent/tsp.h5}\n"
+                                                        "method: {type: greedy}\noutput_dir: " +
+                                                        (dir_ / "missing").string() + "\n");
+  run = run_eval_program(missing);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("data.dataset"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("falcon_datagen"), std::string::npos) << "says how to make it: " << run.output;
+
+  run = run_eval_program(unknown + " method.tua=0.9");  // the override path is named too
+  EXPECT_EQ(run.code, 1);
+  // One line, no stack of messages.
+  EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+}
+
+// A falcon_train run (SFT, then BOPO on LoRA) evaluated from its final/ directory (adapters merged)
+// and from its last checkpoint (adapters rebuilt from the recipe, unmerged): greedy decoding
+// delivers the same solutions.
+TEST_F(FalconEvalTest, CheckpointAndFinalDirectoryGiveTheSameGreedySolutions) {
+  const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  auto recipe = Config::from_string("output_dir: " + (dir_ / "run").string() + R"(
+seed: 3
+model: {preset: tiny, hidden_size: 32, intermediate_size: 64}
+tokenizer: {path: )" + tokenizer + R"(}
+data:
+  config: )" + std::string(FALCON_SOURCE_DIR) + R"(/configs/data/tsp.yaml
+  overrides: [output=)" + (dir_ / "tsp.h5").string() + R"(, splits.train.count=1, splits.val.count=1, splits.test.count=4, "sizes={range: [6, 8]}"]
+  train_split: test
+stages:
+  - {type: sft, steps: 3, batch_size: 4, lr: 0.003}
+  - {type: bopo, steps: 2, batch_size: 2, lr: 0.01, lora: {rank: 2}, rollout: {samples_per_instance: 3, repair: true}}
+eval: {instances: 0}
+)", "<recipe>");
+  train::TrainOptions train_options;
+  train_options.progress = false;
+  train::run_training(recipe, train_options);
+
+  auto evaluate = [&](const std::string& model_section, const std::string& output) {
+    auto config = Config::from_string("model: " + model_section + "\ndata: {dataset: " + (dir_ / "tsp.h5").string() +
+                                      "}\nmethod: {type: greedy}\noutput_dir: " + (dir_ / output).string() + "\n",
+                                      "<eval>");
+    run_eval(config, EvalOptions{/*progress=*/false, /*plot_file=*/""});
+    std::vector<std::string> solutions;
+    for (const auto& line : read_lines(dir_ / output / "instances.jsonl")) solutions.push_back(line["solution"]);
+    return solutions;
+  };
+  const auto from_final = evaluate("{path: " + (dir_ / "run" / "final").string() + "}", "eval_final");
+  const auto from_checkpoint = evaluate("{checkpoint: " + (dir_ / "run" / "checkpoints").string() +
+                                            ", tokenizer: " + tokenizer + "}",
+                                        "eval_checkpoint");
+  ASSERT_EQ(from_final.size(), 4u);
+  EXPECT_EQ(from_final, from_checkpoint);
+
+  // The same function: logits agree to rounding, and the adapters matter (BOPO changed them).
+  ModelSpec final_spec, checkpoint_spec;
+  final_spec.path = (dir_ / "run" / "final").string();
+  final_spec.tokenizer = final_spec.path + "/tokenizer.model";
+  checkpoint_spec.checkpoint = (dir_ / "run" / "checkpoints").string();
+  checkpoint_spec.tokenizer = tokenizer;
+  auto a = load_policy(final_spec, torch::kCPU);
+  auto b = load_policy(checkpoint_spec, torch::kCPU);
+  torch::NoGradGuard no_grad;
+  const auto ids = torch::randint(0, a.tokenizer.vocab_size(), {2, 24}, torch::kInt64);  // (B, T)
+  const auto la = a.model->forward(ids), lb = b.model->forward(ids);                     // (B, T, V)
+  b.model->set_adapters_enabled(false);
+  const auto base = b.model->forward(ids);                                               // (B, T, V)
+  const double same = (la - lb).abs().max().item<double>(), adapters = (lb - base).abs().max().item<double>();
+  std::printf("final/ vs checkpoint: max |logit difference| %.3g; adapters' effect %.3g\n", same, adapters);
+  EXPECT_LT(same, 1e-4);
+  EXPECT_GT(adapters, 100 * same);
+}
+
+}  // namespace
+}  // namespace falcon::eval
