@@ -104,6 +104,25 @@ std::string split_summary(const DatasetReader& reader) {
 
 std::string journal_path_for(const std::string& output) { return output + ".journal"; }
 
+std::string config_difference(const DatasetReader& reader, const DatagenSpec& spec) {
+  const std::string theirs = Config::from_string(reader.config_yaml(), spec.output).to_yaml_without(non_identity_keys());
+  return Config::first_difference(theirs, spec.identity_yaml);
+}
+
+bool dataset_current(const DatagenSpec& spec) {
+  if (!std::filesystem::exists(spec.output)) return false;
+  try {
+    const DatasetReader reader = DatasetReader::open(spec.output, spec.problem);
+    if (!config_difference(reader, spec).empty()) return false;
+    for (const SplitInfo& split : spec.splits) {
+      if (!reader.has_split(split.name) || reader.split_info(split.name).count != split.count) return false;
+    }
+    return reader.complete();
+  } catch (const Error&) {
+    return false;  // a partial or foreign file: run_datagen resumes it or explains
+  }
+}
+
 DatagenResult run_datagen(const DatagenSpec& spec, const DatagenOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const problems::Problem& problem = problems::problem_by_name(spec.problem);
@@ -118,8 +137,7 @@ DatagenResult run_datagen(const DatagenSpec& spec, const DatagenOptions& options
   bool file_current = false;  // the file exists and its counts match the config
   if (std::filesystem::exists(spec.output)) {
     const DatasetReader reader = DatasetReader::open(spec.output, spec.problem);
-    const std::string theirs = Config::from_string(reader.config_yaml(), spec.output).to_yaml_without(non_identity_keys());
-    const std::string diff = Config::first_difference(theirs, spec.identity_yaml);
+    const std::string diff = config_difference(reader, spec);
     if (!diff.empty()) {
       throw Error(spec.output + ": was made with another config ('" + diff +
                   "' differs): restore that config, choose another output, or delete the file to start over");

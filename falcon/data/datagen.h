@@ -28,6 +28,17 @@ struct DatagenResult {
 
 DatagenResult run_datagen(const DatagenSpec& spec, const DatagenOptions& options = {});
 
+class DatasetReader;
+
+// The first identity key (anything but output, threads, checkpoint_every and counts) in which the
+// config that made `reader`'s file differs from `spec`; empty when they agree.
+std::string config_difference(const DatasetReader& reader, const DatagenSpec& spec);
+
+// spec.output exists, is complete, and was made by spec's config with spec's split counts: nothing
+// for run_datagen to do. Anything else (missing, partial, grown counts, another config) is for
+// run_datagen, which resumes, extends, or refuses naming the key.
+bool dataset_current(const DatagenSpec& spec);
+
 // Where the journal of `output` lives.
 std::string journal_path_for(const std::string& output);
 

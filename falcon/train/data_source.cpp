@@ -1,7 +1,5 @@
 #include "falcon/train/data_source.h"
 
-#include <filesystem>
-
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
 #include "falcon/data/datagen.h"
@@ -20,27 +18,9 @@ data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
   return spec;
 }
 
-// The file exists, is complete, and was made by this config with these split counts. Anything
-// else goes to run_datagen, which extends it (counts grew), resumes it (partial), or refuses it
-// with the differing key (another config) — never a stale dataset used in silence.
-bool dataset_current(const data::DatagenSpec& spec) {
-  if (!std::filesystem::exists(spec.output)) return false;
-  try {
-    const auto reader = data::DatasetReader::open(spec.output, spec.problem);
-    const auto theirs = Config::from_string(reader.config_yaml(), spec.output).to_yaml_without(data::non_identity_keys());
-    if (!Config::first_difference(theirs, spec.identity_yaml).empty()) return false;
-    for (const auto& split : spec.splits) {
-      if (!reader.has_split(split.name) || reader.split_info(split.name).count != split.count) return false;
-    }
-    return reader.complete();
-  } catch (const Error&) {
-    return false;  // a partial or foreign file: run_datagen resumes or explains
-  }
-}
-
 std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
   const auto spec = read_spec(path, data);
-  if (!dataset_current(spec)) {
+  if (!data::dataset_current(spec)) {
     if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
   }
@@ -59,7 +39,7 @@ std::vector<std::string> existing_datasets(const DataSpec& data) {
   std::vector<std::string> paths;
   for (const auto& config : data.configs) {
     const auto spec = read_spec(config, data);
-    if (!dataset_current(spec))
+    if (!data::dataset_current(spec))
       throw Error(spec.output + ": rank 0 made this dataset, but this rank cannot read it complete: every rank must "
                                 "see the data files and output_dir on one filesystem (one machine, or a shared one)");
     paths.push_back(spec.output);
