@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--problem", train.problems, "with --generate: problems (default all)")->delimiter(',');
   train_cmd->add_option("--out", train.out, "output prefix: writes PREFIX.model and PREFIX.vocab");
   train_cmd->add_option("--vocab", train.vocab, "vocabulary size, an upper bound (default 2000)");
-  train_cmd->add_option("--numbers", train.numbers, "plain (default) or split_digits");
+  train_cmd->add_option("--numbers", train.numbers, "plain (default), split_digits, or whole (each integer 0..999 one piece)");
   train_cmd->add_option("--model-type", train.model_type, "bpe (default) or unigram");
   train_cmd->add_option("--threads", train.threads, "training threads (default 1)");
   std::string model, text;

@@ -28,7 +28,14 @@ class VectorIterator : public sentencepiece::SentenceIterator {
 NumberHandling number_handling_from_string(std::string_view name) {
   if (name == "plain") return NumberHandling::kPlain;
   if (name == "split_digits") return NumberHandling::kSplitDigits;
-  throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits)");
+  if (name == "whole") return NumberHandling::kWhole;
+  throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits, whole)");
+}
+
+std::string whole_number_symbols() {
+  std::string out;
+  for (int i = 0; i < 1000; ++i) out += (i ? "," : "") + std::to_string(i);
+  return out;
 }
 
 void train_tokenizer(const std::vector<std::string>& texts, const std::string& prefix,
@@ -38,7 +45,7 @@ void train_tokenizer(const std::vector<std::string>& texts, const std::string& p
     throw Error("tokenizer: model_type must be bpe or unigram, not '" + options.model_type + "'");
   std::size_t longest = 0;
   for (const auto& t : texts) longest = std::max(longest, t.size());
-  train_sentencepiece(texts, {
+  std::map<std::string, std::string> spm_options = {
       {"model_prefix", prefix},
       {"vocab_size", std::to_string(options.vocab_size)},
       {"model_type", options.model_type},
@@ -57,7 +64,9 @@ void train_tokenizer(const std::vector<std::string>& texts, const std::string& p
       {"eos_id", "3"},
       {"num_threads", std::to_string(options.num_threads)},
       {"minloglevel", "2"},
-  });
+  };
+  if (options.numbers == NumberHandling::kWhole) spm_options["user_defined_symbols"] = whole_number_symbols();
+  train_sentencepiece(texts, spm_options);
 }
 
 void train_sentencepiece(const std::vector<std::string>& texts, const std::map<std::string, std::string>& options) {

@@ -10,8 +10,15 @@
 
 namespace falcon::text {
 
-enum class NumberHandling { kPlain, kSplitDigits };
-NumberHandling number_handling_from_string(std::string_view name);  // "plain" | "split_digits"
+// plain: BPE may merge digits with punctuation ("4:(", "▁12,"), so one number is cut differently
+// from place to place. split_digits: one piece per digit. whole: every integer 0..999 is one piece
+// (user-defined symbols, matched longest first), never merged with its neighbours, so node 12 is
+// the same piece in the prompt's "12:(" and the solution's ", 12" (experiments/tokenizer_learning).
+enum class NumberHandling { kPlain, kSplitDigits, kWhole };
+NumberHandling number_handling_from_string(std::string_view name);  // "plain" | "split_digits" | "whole"
+
+// "0,1,...,999": the pieces NumberHandling::kWhole adds as user-defined symbols.
+std::string whole_number_symbols();
 
 struct TrainOptions {
   // Defaults by measurement (experiments/tokenizer_choice/results.md): plain BPE needs about

@@ -124,8 +124,10 @@ Recipe read_recipe(Config& c) {
   r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));
   require(r.tokenizer.vocab_size >= 300, c, "tokenizer.vocab_size", "must be at least 300 (256 byte pieces + specials)");
   r.tokenizer.numbers = c.get_string("tokenizer.numbers", "plain");
-  require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits", c, "tokenizer.numbers",
-          "must be plain or split_digits");
+  require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits" || r.tokenizer.numbers == "whole",
+          c, "tokenizer.numbers", "must be plain, split_digits or whole");
+  require(r.tokenizer.numbers != "whole" || r.tokenizer.vocab_size >= 1300, c, "tokenizer.vocab_size",
+          "must be at least 1300 with numbers: whole (1,000 number pieces + bytes + specials)");
 
   if (c.is_list("data.config")) {
     r.data.configs = c.get_string_list("data.config");
