@@ -454,7 +454,7 @@ class Runner:
             if os.path.exists(p.path(marker)):
                 os.remove(p.path(marker))
         write_atomic(p.path("point.json"), json.dumps(point_record(self.sweep, p), indent=2) + "\n")
-        cmd = [self.sweep.program, self.sweep.config, *self.sweep.args, *p.overrides, f"output_dir={p.dir}"]
+        cmd = [self.sweep.program, self.sweep.config, *self.sweep.args, *p.overrides, f"output_dir={yaml_text(p.dir)}"]
         start = time.monotonic()
         with open(p.path("log.txt"), "w", encoding="utf-8") as log:
             log.write("$ " + shlex.join(cmd) + "\n")
@@ -581,7 +581,7 @@ def main(argv=None):
                              f"{more}; restore the sweep file, give it a new output_dir, or rerun with --force")
         if args.dry_run:
             for i, p in enumerate(selected, 1):
-                cmd = [sweep.program, sweep.config, *sweep.args, *p.overrides, f"output_dir={p.dir}"]
+                cmd = [sweep.program, sweep.config, *sweep.args, *p.overrides, f"output_dir={yaml_text(p.dir)}"]
                 print(f"[{i}/{len(selected)}] {p.name} ({status(sweep, p)}): {shlex.join(cmd)}")
             return 0
         return run_sweep(sweep, points, selected, args.jobs)

@@ -7,6 +7,7 @@ resume, changed-sweep detection, strict errors and the collected table. No C++ b
   tests/tools/falcon_sweep_test.py                             # what ctest runs (exit 77: skipped)
 """
 import csv
+import fcntl
 import json
 import os
 import signal
@@ -223,7 +224,7 @@ class FalconSweep(unittest.TestCase):
             axes:
               stages[1].beta: [0.1, 0.2]
               stages[1].rollout.samples_per_instance: [4, 8]
-            collect: {stages: [bopo], fields: [steps, eval.mean_gap, settings.beta]}
+            collect: {stages: [1], fields: [steps, eval.mean_gap, settings.beta]}
             """)
         rc, _, err = self.sweep("--jobs", "2")
         self.assertEqual(rc, 0, err)
@@ -298,6 +299,16 @@ class FalconSweep(unittest.TestCase):
         rc, _, err = self.sweep("--jobs", "0")
         self.assertEqual(rc, 2)
         self.assertIn("--jobs 0: give 1 or more", err)
+
+    def test_two_sweeps_on_one_output_dir_are_refused(self):
+        self.write_sweep(self.GRID)
+        os.makedirs(self.out)
+        with open(os.path.join(self.out, ".sweep.lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running sweep holds it
+            rc, _, err = self.sweep()
+        self.assertEqual(rc, 2, err)
+        self.assertIn("another falcon_sweep is running on this output_dir", err)
+        self.assertEqual(self.sweep()[0], 0)  # the lock goes with its holder
 
     def test_collect_only_needs_no_program(self):
         self.write_sweep(self.GRID)
