@@ -462,9 +462,14 @@ class Runner:
             with self.lock:  # checked under the lock so stop() cannot miss a process started now
                 if self.stopping:
                     return "interrupted", 0.0
-                proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
-                self.procs.add(proc)
-            rc = proc.wait()
+                try:
+                    proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
+                except OSError as e:  # e.g. a script without a #! line
+                    log.write(f"cannot start {self.sweep.program}: {e.strerror}\n")
+                    proc = None
+                else:
+                    self.procs.add(proc)
+            rc = proc.wait() if proc else "none: the program did not start"
             with self.lock:
                 self.procs.discard(proc)
         seconds = time.monotonic() - start
@@ -544,7 +549,7 @@ def run_sweep(sweep, points, selected, jobs):
     table = write_tables(sweep, points)
     print(table)
     if failures:
-        print(f"sweep: {failures} of {total} points failed; fix and rerun the same command (done points are skipped)",
+        print(f"sweep: {failures} of {total} points did not finish; fix and rerun the same command (done points are skipped)",
               file=sys.stderr)
     return 1 if failures else 0
 
