@@ -10,6 +10,7 @@ packages=(
   libsentencepiece-dev libyaml-cpp-dev libhdf5-dev
   python3-h5py                           # reads datasets from Python; one test runs the documented snippet
   python3-matplotlib                     # tools/plot_training.py: training curves as PNG
+  librsvg2-bin                           # rsvg-convert: --plot FILE.png (solution pictures, SVG -> PNG)
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels (DESIGN §8)
