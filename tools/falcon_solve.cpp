@@ -5,7 +5,8 @@
 //   falcon_solve --problem tsp --method nearest_neighbor eil51.tsp
 //   falcon_solve --problem cvrp --method all --generate n=20,count=5,seed=1
 //   falcon_solve --problem all --method all --generate n=20,count=3 --format table
-//   falcon_solve --problem tsp --check "Route: [0, 2, 1], Objective: 3.00" eil51.tsp
+//   falcon_solve --problem tsp --check "Route: [0, 2, 1], Objective: 3.00" eil51.tsp --plot check.png
+//   falcon_solve --problem cvrp --method nearest_neighbor --generate n=30 --plot routes.svg
 //   falcon_solve --problem tsp --prompt --generate n=20,count=3
 //   falcon_solve --list
 #include <CLI/CLI.hpp>
@@ -21,6 +22,7 @@
 #include "falcon/core/error.h"
 #include "falcon/core/key_values.h"
 #include "falcon/core/progress.h"
+#include "falcon/eval/solution_picture.h"
 #include "falcon/eval/solution_svg.h"
 #include "falcon/problems/registry.h"
 #include "falcon/solvers/solver.h"
@@ -43,6 +45,7 @@ struct Options {
   std::string format = "json";
   bool prompt = false;
   std::string svg_dir;
+  std::string plot_file;
   std::vector<std::string> files;
 };
 
@@ -78,6 +81,25 @@ std::vector<std::shared_ptr<Instance>> load_instances(const Problem& problem, co
 
 json number_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+std::string picture_title(const Problem& problem, const Instance& inst, const std::string& method, double objective) {
+  char title[256];
+  std::snprintf(title, sizeof title, "%s  %s  %s  objective %.2f", std::string(problem.name()).c_str(), inst.name.c_str(),
+                method.c_str(), objective);
+  return title;
+}
+
+// --plot FILE: FILE itself when the run draws one solution; else one picture per instance and
+// method, FILE with ".<instance>.<method>" before its extension (runs/tour.png ->
+// runs/tour.eil51.nearest_neighbor.png), in the same directory that check_picture_file checked.
+std::string plot_path(const std::string& file, bool single, const std::string& instance, const std::string& method) {
+  if (single) return file;
+  std::filesystem::path path(file);
+  const std::string extension = path.extension().string();
+  std::string tag = "." + instance + "." + method;
+  std::replace(tag.begin(), tag.end(), '/', '_');  // a name never makes a subdirectory
+  return path.replace_extension().string() + tag + extension;
+}
+
 int run_check(const Problem& problem, const Options& opt) {
   const auto instances = load_instances(problem, opt);
   if (instances.size() != 1) throw Error("--check needs exactly one instance (one FILE or --generate count=1)");
@@ -100,6 +122,13 @@ int run_check(const Problem& problem, const Options& opt) {
   j["feasible"] = problem.feasible(inst, after);
   j["objective"] = number_or_null(problem.objective(inst, after));
   j["solution"] = problem.format(inst, after);
+  if (!opt.plot_file.empty()) {
+    // The repaired solution, with what repair changed marked against the text's own.
+    const std::string title = picture_title(problem, inst, "check", problem.objective(inst, after)) +
+                              (after != before ? "  repaired" : "");
+    falcon::eval::write_picture(opt.plot_file, falcon::eval::render_solution_svg(problem, inst, after, title, &before));
+    j["picture"] = opt.plot_file;
+  }
   std::cout << j.dump() << std::endl;
   return 0;
 }
@@ -126,11 +155,8 @@ void write_svg(const std::string& dir, const Problem& problem, const Instance& i
                const std::string& method, double objective) {
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/" + inst.name + "." + method + ".svg";
-  char title[256];
-  std::snprintf(title, sizeof title, "%s  %s  %s  objective %.2f", std::string(problem.name()).c_str(), inst.name.c_str(),
-                method.c_str(), objective);
   std::ofstream out(path);
-  out << falcon::eval::render_solution_svg(problem, inst, s, title);
+  out << falcon::eval::render_solution_svg(problem, inst, s, picture_title(problem, inst, method, objective));
   if (!out) throw Error(path + ": cannot write the picture (is the directory writable?)");
 }
 
@@ -149,6 +175,7 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
       methods.push_back(&falcon::solvers::solver_by_name(problem->name(), opt.method));
     }
     const auto instances = load_instances(*problem, opt);
+    const bool single_picture = problems.size() == 1 && instances.size() == 1 && methods.size() == 1;
     falcon::Progress progress("solve " + std::string(problem->name()), static_cast<long>(instances.size() * methods.size()),
                               /*enabled=*/instances.size() * methods.size() > 1);
     for (const auto& inst : instances) {
@@ -170,6 +197,12 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
         sum.objective_sum += objective;
         sum.seconds_sum += seconds;
         if (!opt.svg_dir.empty()) write_svg(opt.svg_dir, *problem, *inst, s, std::string(method->method), objective);
+        std::string picture;
+        if (!opt.plot_file.empty()) {
+          picture = plot_path(opt.plot_file, single_picture, inst->name, std::string(method->method));
+          const std::string title = picture_title(*problem, *inst, std::string(method->method), objective);
+          falcon::eval::write_picture(picture, falcon::eval::render_solution_svg(*problem, *inst, s, title));
+        }
         if (opt.format == "json") {
           json j;
           j["instance"] = inst->name;
@@ -180,6 +213,7 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
           j["feasible"] = feasible;
           j["seconds"] = seconds;
           j["solution"] = problem->format(*inst, s);
+          if (!picture.empty()) j["picture"] = picture;
           std::cout << j.dump() << std::endl;
         }
         progress.advance();
@@ -214,6 +248,9 @@ int main(int argc, char** argv) {
   app.add_option("--generate", opt.generate, "generate instances: n=20,count=5,seed=1[,distribution=..,<problem keys>]");
   app.add_option("--check", opt.check, "parse, score and repair this solution text for one instance");
   app.add_option("--svg", opt.svg_dir, "write a picture of every solution to this directory (DIR/<instance>.<method>.svg)");
+  app.add_option("--plot", opt.plot_file,
+                 "draw the solution to FILE (.svg or .png); with several instances or methods, one file each: "
+                 "FILE with .<instance>.<method> before the extension; with --check, the repaired solution");
   app.add_flag("--prompt", opt.prompt, "print each instance's prompt and its length instead of solving");
   app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
       ->check(CLI::IsMember({"json", "table"}));
@@ -238,6 +275,10 @@ int main(int argc, char** argv) {
       for (auto name : falcon::problems::problem_names()) problems.push_back(&falcon::problems::problem_by_name(name));
     } else {
       problems.push_back(&falcon::problems::problem_by_name(opt.problem));
+    }
+    if (!opt.plot_file.empty()) {
+      if (opt.prompt) throw Error("--plot draws solutions: give --method or --check, not --prompt");
+      falcon::eval::check_picture_file(opt.plot_file, "--plot");  // before any solving
     }
     if (!opt.check.empty()) {
       if (problems.size() != 1) throw Error("--check needs one --problem, not 'all'");

@@ -11,6 +11,7 @@ packages=(
   python3-h5py                           # reads datasets from Python; one test runs the documented snippet
   python3-matplotlib                     # tools/plot_training.py: training curves as PNG
   python3-yaml                           # tools/falcon_sweep.py reads sweep files
+  librsvg2-bin                           # rsvg-convert: --plot FILE.png (solution pictures, SVG -> PNG)
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels (DESIGN §8)

@@ -64,7 +64,7 @@ struct RowSpec {
 };
 
 struct PlotSpec {
-  std::string file;      // .svg (or .png when ImageMagick's convert is present); "" = no picture
+  std::string file;      // .svg or .png (needs rsvg-convert); "" = no picture
   std::string instance;  // an instance name or its position in the list; "" = the first
   std::string row;       // a row name; "" = the first row
 };

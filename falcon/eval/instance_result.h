@@ -42,6 +42,9 @@ struct InstanceResult {
   std::string stop;               // adaptive: confidence | budget; else ""
   TimeSplit seconds;
   std::string solution;           // the delivered solution in the grammar's text
+  // The delivered sample as the model wrote it, when repair changed it. Not in instances.jsonl:
+  // the picture (solution_picture.h) marks what repair changed.
+  std::optional<problems::Solution> before_repair;
 };
 
 nlohmann::ordered_json to_json(const InstanceResult& r);

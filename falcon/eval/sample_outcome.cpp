@@ -25,6 +25,7 @@ SampleOutcome score_sample(const problems::Problem& problem, const problems::Ins
       out.repair_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       out.repair_distance = problem.repair_distance(instance, fixed, out.solution);
       out.repaired = true;
+      out.before_repair = std::move(out.solution);
       out.solution = std::move(fixed);
     }
     out.feasible = true;

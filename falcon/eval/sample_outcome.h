@@ -6,6 +6,7 @@
 //                 constraint, with no help;
 //   feasible:     what the pipeline delivers — with repair always true (lenient salvage, then
 //                 Appendix E's operator); without repair, equal to feasible_raw.
+#include <optional>
 #include <string_view>
 
 #include "falcon/problems/problem.h"
@@ -23,6 +24,8 @@ struct SampleOutcome {
   bool feasible = false;
   double objective = 0.0;       // of the delivered solution; meaningful when feasible
   problems::Solution solution;  // the delivered solution (repaired when repair ran)
+  // What was parsed, when repair changed it (the model's own solution): pictures mark the change.
+  std::optional<problems::Solution> before_repair;
 };
 
 SampleOutcome score_sample(const problems::Problem& problem, const problems::Instance& instance,

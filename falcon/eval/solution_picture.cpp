@@ -1,19 +1,21 @@
 #include "falcon/eval/solution_picture.h"
 
+#include <unistd.h>
+
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 
 #include "falcon/core/atomic_file.h"
 #include "falcon/core/error.h"
 #include "falcon/eval/solution_svg.h"
+#include "falcon/eval/svg_to_png.h"
 
 namespace falcon::eval {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
+namespace fs = std::filesystem;
+
+bool is_png(const std::string& file) { return fs::path(file).extension() == ".png"; }
 
 std::string title(const InstanceResult& r) {
   char buf[256];
@@ -35,29 +37,39 @@ std::string title(const InstanceResult& r) {
 }  // namespace
 
 void check_picture_file(const std::string& file, const std::string& key) {
-  if (!ends_with(file, ".png")) return;
-  if (std::system("convert -version 2>/dev/null | grep -q ImageMagick") != 0)
-    throw Error(key + ": '" + file + "' needs ImageMagick's convert for PNG (apt-get install imagemagick); "
-                "or give a .svg file");
+  const auto extension = fs::path(file).extension();
+  if (extension != ".svg" && extension != ".png")
+    throw Error(key + ": '" + file + "' must end in .svg or .png (the picture's format)");
+  const fs::path parent = fs::path(file).has_parent_path() ? fs::path(file).parent_path() : fs::path(".");
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec || !fs::is_directory(parent) || ::access(parent.c_str(), W_OK) != 0)
+    throw Error(key + ": cannot write '" + file + "': '" + parent.string() +
+                "' is not a writable directory (give a path in one)");
+  if (fs::is_directory(file)) throw Error(key + ": '" + file + "' is a directory (give a file name)");
+  if (is_png(file) && !png_converter_available())
+    throw Error(key + ": '" + file + "' needs rsvg-convert to make a PNG (apt-get install librsvg2-bin, or "
+                "tools/setup.sh); or give a .svg file");
+}
+
+void write_picture(const std::string& file, const std::string& svg) {
+  if (const auto parent = fs::path(file).parent_path(); !parent.empty()) fs::create_directories(parent);
+  if (!is_png(file)) {
+    write_file_atomic(file, svg);
+    return;
+  }
+  const std::string svg_file = file + ".svg";
+  write_file_atomic(svg_file, svg);
+  svg_to_png(svg_file, file);  // throws, leaving the SVG, when it fails
+  fs::remove(svg_file);
 }
 
 void write_solution_picture(const std::string& file, const EvalInstance& e, const InstanceResult& result) {
   // The delivered text is the formatter's own output, so the strict parser reads it back.
   const auto parsed = e.problem->parse(result.solution, /*lenient=*/false);
   if (!parsed.solution) throw Error("plot: cannot read back the delivered solution of '" + e.name + "'");
-  const auto svg = render_solution_svg(*e.problem, *e.instance, *parsed.solution, title(result));
-  if (const auto parent = std::filesystem::path(file).parent_path(); !parent.empty())
-    std::filesystem::create_directories(parent);
-  if (!ends_with(file, ".png")) {
-    write_file_atomic(file, svg);
-    return;
-  }
-  const std::string svg_file = file + ".svg";
-  write_file_atomic(svg_file, svg);
-  const std::string command = "convert '" + svg_file + "' '" + file + "' 2>/dev/null";
-  if (file.find('\'') != std::string::npos || std::system(command.c_str()) != 0)
-    throw Error("plot: could not convert " + svg_file + " to PNG (needs ImageMagick's convert); the SVG is there");
-  std::filesystem::remove(svg_file);
+  const problems::Solution* before = result.before_repair ? &*result.before_repair : nullptr;
+  write_picture(file, render_solution_svg(*e.problem, *e.instance, *parsed.solution, title(result), before));
 }
 
 }  // namespace falcon::eval

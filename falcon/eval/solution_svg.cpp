@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "falcon/core/error.h"
+#include "falcon/eval/repair_changes.h"
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/jssp_schedule.h"
 #include "falcon/problems/mis_mvc.h"
@@ -18,7 +19,9 @@ namespace {
 using problems::Point;
 using problems::Solution;
 
-constexpr double kWidth = 720, kHeight = 640, kMargin = 40, kHeader = 30;
+constexpr double kWidth = 760, kHeight = 640, kMargin = 40, kHeader = 30;
+// Side of the square a route map fills; the legend goes to its right.
+constexpr double kDrawable = std::min(kWidth, kHeight - kHeader) - 2 * kMargin;
 
 // Tableau-like palette: neighbouring routes / jobs stay distinguishable.
 const char* colour(int i) {
@@ -44,6 +47,39 @@ std::string escape(const std::string& s) {
   return out;
 }
 
+// What repair changed is drawn in one red that no route or job colour uses, dashed where it
+// lies on a route line so that the route's own colour still shows through the gaps.
+constexpr const char* kRepairRed = "#c00000";
+
+// A swatch (SVG in local coordinates: x in [0, 18], the label's baseline at y = 0) and its label.
+struct LegendItem {
+  std::string swatch;
+  std::string label;
+};
+
+std::string line_swatch(const std::string& style) {
+  return "<line x1=\"0\" y1=\"-4\" x2=\"18\" y2=\"-4\" " + style + "/>";
+}
+std::string repair_edge_style() {
+  return std::string("stroke=\"") + kRepairRed + "\" stroke-width=\"4\" stroke-dasharray=\"8 5\"";
+}
+std::string counted(const std::string& label, std::size_t count) { return label + " (" + std::to_string(count) + ")"; }
+
+// Vertical (routes, graphs: beside the drawing) or horizontal (Gantt: above the chart).
+std::string legend_svg(double x, double y, const std::vector<LegendItem>& items, bool horizontal) {
+  std::string out = "<g font-size=\"11\">\n";
+  for (const auto& item : items) {
+    out += fmt("<g transform=\"translate(%.1f,%.1f)\">", x, y) + item.swatch + "<text x=\"24\" y=\"0\">" +
+           escape(item.label) + "</text></g>\n";
+    if (horizontal) {
+      x += 24 + 6.5 * item.label.size() + 14;  // ~6.5 px per character at 11 px
+    } else {
+      y += 18;
+    }
+  }
+  return out + "</g>\n";
+}
+
 std::string open_svg(const std::string& title) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(int(kWidth)) + "\" height=\"" +
          std::to_string(int(kHeight)) + "\" font-family=\"sans-serif\" font-size=\"12\">\n" +
@@ -67,13 +103,12 @@ Frame frame_of(const std::vector<Point>& coords) {
     lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
   }
   const double extent = std::max({hi_x - lo_x, hi_y - lo_y, 1e-12});
-  const double drawable = std::min(kWidth, kHeight - kHeader) - 2 * kMargin;
-  return {lo_x, lo_y, drawable / extent};
+  return {lo_x, lo_y, kDrawable / extent};
 }
 
 bool valid(int v, int n) { return v >= 0 && v < n; }
 
-// Polyline through `path` (invalid ids skipped), closed back to its first point when asked.
+// Polyline through `path` (invalid ids skipped).
 std::string path_svg(const Frame& f, const std::vector<Point>& coords, const std::vector<int>& path, const char* stroke) {
   std::string points;
   for (int v : path) {
@@ -98,37 +133,84 @@ std::string nodes_svg(const Frame& f, const std::vector<Point>& coords, const st
   return out;
 }
 
-std::string render_tsp(const problems::tsp::TspInstance& inst, const Solution& s, const std::string& title) {
-  const Frame f = frame_of(inst.geometry.coords);
-  std::vector<int> closed = s.items();
-  if (!closed.empty()) closed.push_back(closed.front());
-  return open_svg(title) + path_svg(f, inst.geometry.coords, closed, colour(0)) + nodes_svg(f, inst.geometry.coords, {}, {}) + "</svg>\n";
+// The nodes repair dropped (in the raw solution, in no route of the repaired one): dashed rings.
+std::string dropped_nodes_svg(const Frame& f, const std::vector<Point>& coords, const std::vector<int>& dropped) {
+  std::string out;
+  for (int v : dropped) {
+    if (!valid(v, static_cast<int>(coords.size()))) continue;
+    const Point p = f.map(coords[v]);
+    out += fmt("<circle class=\"repair-dropped\" cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" ", p.x, p.y);
+    out += std::string("stroke=\"") + kRepairRed + "\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>\n";
+  }
+  return out;
 }
 
-std::string render_op(const problems::op::OpInstance& inst, const Solution& s, const std::string& title) {
-  const Frame f = frame_of(inst.geometry.coords);
-  std::vector<int> path = {inst.start};
-  for (int v : s.items()) path.push_back(v);
-  path.push_back(inst.end);
+// Routes in their colours (one per route), the edges repair added over them, the nodes (depots
+// as squares) and a legend beside the map.
+struct RouteStyle {
+  std::vector<int> depots;
+  std::string depot_label;
+  std::vector<double> radius;  // by node; empty = all alike
+  std::string route_label;     // "tour", "route"; numbered when there are several
+};
+
+std::string render_routes(const problems::Instance& inst, const std::vector<Point>& coords, const Solution& s,
+                          const Solution* before, const RouteStyle& style, const std::string& title) {
+  constexpr std::size_t kLegendRoutes = 10;  // the palette's size: further routes repeat its colours
+  const Frame f = frame_of(coords);
+  const auto paths = route_paths(inst, s);
+  std::string out = open_svg(title);
+  std::vector<LegendItem> legend;
+  if (!style.depots.empty())
+    legend.push_back({"<rect x=\"4\" y=\"-9\" width=\"10\" height=\"10\" fill=\"black\"/>", style.depot_label});
+  for (std::size_t r = 0; r < paths.size(); ++r) {
+    const char* stroke = colour(static_cast<int>(r));
+    out += path_svg(f, coords, paths[r], stroke);
+    if (r < kLegendRoutes)
+      legend.push_back({line_swatch(std::string("stroke=\"") + stroke + "\" stroke-width=\"2\""),
+                        paths.size() == 1 ? style.route_label : style.route_label + " " + std::to_string(r + 1)});
+  }
+  if (paths.size() > kLegendRoutes) legend.push_back({"", std::to_string(paths.size()) + " " + style.route_label + "s in all"});
+  if (before != nullptr) {
+    const auto added = edges_added_by_repair(inst, *before, s);
+    for (const auto& [a, b] : added) {
+      const Point p = f.map(coords[a]), q = f.map(coords[b]);
+      out += fmt("<line class=\"repair-added\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", p.x, p.y, q.x, q.y) +
+             repair_edge_style() + "/>\n";
+    }
+    legend.push_back({line_swatch(repair_edge_style()), counted("added by repair", added.size())});
+  }
+  out += nodes_svg(f, coords, style.depots, style.radius);
+  if (before != nullptr) {
+    const auto dropped = items_missing_from(*before, s);
+    out += dropped_nodes_svg(f, coords, dropped);
+    if (!dropped.empty())
+      legend.push_back({std::string("<circle cx=\"9\" cy=\"-4\" r=\"6\" fill=\"none\" stroke=\"") + kRepairRed +
+                            "\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>",
+                        counted("dropped by repair", dropped.size())});
+  }
+  return out + legend_svg(kMargin + kDrawable + 8, kHeader + kMargin + 10, legend, /*horizontal=*/false) + "</svg>\n";
+}
+
+std::string render_tsp(const problems::tsp::TspInstance& inst, const Solution& s, const Solution* before,
+                       const std::string& title) {
+  return render_routes(inst, inst.geometry.coords, s, before, {{}, "", {}, "tour"}, title);
+}
+
+std::string render_op(const problems::op::OpInstance& inst, const Solution& s, const Solution* before,
+                      const std::string& title) {
   // Node area grows with its prize, so the picture shows what the route collects.
   const double top = std::max(1e-12, *std::max_element(inst.prizes.begin(), inst.prizes.end()));
   std::vector<double> radius;
   for (double p : inst.prizes) radius.push_back(2 + 5 * std::sqrt(std::max(0.0, p) / top));
-  return open_svg(title) + path_svg(f, inst.geometry.coords, path, colour(0)) +
-         nodes_svg(f, inst.geometry.coords, {inst.start, inst.end}, radius) + "</svg>\n";
+  const std::string depot_label = inst.start == inst.end ? "depot" : "start, end";
+  return render_routes(inst, inst.geometry.coords, s, before, {{inst.start, inst.end}, depot_label, radius, "route"}, title);
 }
 
 // Each route in its own colour, depot to depot.
-std::string render_cvrp(const problems::cvrp::CvrpInstance& inst, const Solution& s, const std::string& title) {
-  const Frame f = frame_of(inst.geometry.coords);
-  std::string out = open_svg(title);
-  for (std::size_t r = 0; r < s.lists.size(); ++r) {
-    std::vector<int> path = {0};
-    path.insert(path.end(), s.lists[r].begin(), s.lists[r].end());
-    path.push_back(0);
-    out += path_svg(f, inst.geometry.coords, path, colour(static_cast<int>(r)));
-  }
-  return out + nodes_svg(f, inst.geometry.coords, {0}, {}) + "</svg>\n";
+std::string render_cvrp(const problems::cvrp::CvrpInstance& inst, const Solution& s, const Solution* before,
+                        const std::string& title) {
+  return render_routes(inst, inst.geometry.coords, s, before, {{0}, "depot", {}, "route"}, title);
 }
 
 // One row per machine; bars[machine] = (start, duration, job).
@@ -137,7 +219,9 @@ struct Bar {
   int job;
 };
 
-std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::string& title) {
+// `marked`: jobs whose bars are outlined in the repair colour (PFSP: inserted by repair).
+std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::vector<int>& marked,
+                         const std::vector<LegendItem>& legend, const std::string& title) {
   double horizon = 1;
   for (const auto& row : rows) {
     for (const auto& b : row) horizon = std::max(horizon, b.start + b.duration);
@@ -150,18 +234,23 @@ std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::s
     out += fmt("<text x=\"%.1f\" y=\"%.1f\">M%.0f</text>\n", 6, y + row_h * 0.6, m + 1);
     for (const auto& b : rows[m]) {
       const double x = kMargin + b.start * scale;
-      out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" stroke=\"white\" ", x, y, b.duration * scale, row_h - 4);
-      out += std::string("fill=\"") + colour(b.job) + "\"/>\n";
+      const bool mark = std::binary_search(marked.begin(), marked.end(), b.job);
+      out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ", x, y, b.duration * scale, row_h - 4);
+      out += std::string("fill=\"") + colour(b.job) + "\" " +
+             (mark ? std::string("class=\"repair-added\" stroke=\"") + kRepairRed + "\" stroke-width=\"2.5\"/>\n"
+                   : std::string("stroke=\"white\"/>\n"));
       if (b.duration * scale > 14) out += fmt("<text x=\"%.1f\" y=\"%.1f\" fill=\"white\">%.0f</text>\n", x + 2, y + row_h * 0.6, b.job + 1);
     }
   }
   const double axis_y = kHeader + kMargin + rows.size() * row_h + 14;
   out += fmt("<text x=\"%.1f\" y=\"%.1f\">0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", kMargin, axis_y, kMargin + horizon * scale, axis_y);
-  out += fmt("%.0f</text>\n</svg>\n", horizon);
-  return out;
+  out += fmt("%.0f</text>\n", horizon);
+  // Between the title and the first machine: the chart may fill the page below.
+  return out + legend_svg(kMargin, kHeader + kMargin - 12, legend, /*horizontal=*/true) + "</svg>\n";
 }
 
-std::string render_pfsp(const problems::pfsp::PfspInstance& inst, const Solution& s, const std::string& title) {
+std::string render_pfsp(const problems::pfsp::PfspInstance& inst, const Solution& s, const Solution* before,
+                        const std::string& title) {
   std::vector<std::vector<Bar>> rows(inst.machines);
   std::vector<double> machine_free(inst.machines, 0);
   for (int job : s.items()) {
@@ -173,9 +262,18 @@ std::string render_pfsp(const problems::pfsp::PfspInstance& inst, const Solution
       ready = machine_free[k] = start + inst.p(job, k);
     }
   }
-  return render_gantt(rows, title);
+  std::vector<int> inserted;
+  std::vector<LegendItem> legend;
+  if (before != nullptr) {
+    inserted = items_missing_from(s, *before);
+    legend.push_back({std::string("<rect x=\"0\" y=\"-10\" width=\"18\" height=\"12\" fill=\"#bbb\" stroke=\"") +
+                          kRepairRed + "\" stroke-width=\"2.5\"/>",
+                      counted("job inserted by repair", inserted.size())});
+  }
+  return render_gantt(rows, inserted, legend, title);
 }
 
+// Not marked when repaired (see solution_svg.h): the chart is the repaired schedule.
 std::string render_jssp(const problems::jssp::JsspInstance& inst, const Solution& s, const std::string& title) {
   // Only a feasible schedule has a timetable; draw what repair would make of anything else.
   const Solution drawn = problems::jssp::problem().feasible(inst, s) ? s : problems::jssp::problem().repair(inst, s);
@@ -187,10 +285,13 @@ std::string render_jssp(const problems::jssp::JsspInstance& inst, const Solution
       rows[op.machine].push_back({static_cast<double>(decoded.start[j][k]), static_cast<double>(op.duration), j});
     }
   }
-  return render_gantt(rows, title);
+  return render_gantt(rows, {}, {}, title);
 }
 
-std::string render_graph_set(const problems::GraphInstance& inst, const Solution& s, const std::string& title) {
+// The set on a circular layout. The edges that break the problem's rule are red: for MIS an
+// edge inside the set, for MVC an edge the set leaves uncovered.
+std::string render_graph_set(const problems::GraphInstance& inst, bool independent_set, const Solution& s,
+                             const Solution* before, const std::string& title) {
   const int n = inst.graph.n;
   std::vector<Point> pos(n);
   const double cx = kWidth / 2, cy = (kHeight + kHeader) / 2, r = std::min(kWidth, kHeight - kHeader) / 2 - kMargin;
@@ -201,16 +302,46 @@ std::string render_graph_set(const problems::GraphInstance& inst, const Solution
   }
   std::string out = open_svg(title);
   const double opacity = inst.graph.edges.size() > 2000 ? 0.08 : 0.3;  // dense graphs stay readable
+  int broken = 0;
   for (const auto& [u, v] : inst.graph.edges) {
-    const bool both = chosen[u] && chosen[v];  // a conflict for MIS
+    const bool breaks = independent_set ? chosen[u] && chosen[v] : !chosen[u] && !chosen[v];
+    broken += breaks;
     out += fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", pos[u].x, pos[u].y, pos[v].x, pos[v].y);
-    out += both ? "stroke=\"#e15759\" stroke-width=\"2\"/>\n" : fmt("stroke=\"#888\" stroke-opacity=\"%.2f\"/>\n", opacity);
+    out += breaks ? "stroke=\"#e15759\" stroke-width=\"2\"/>\n" : fmt("stroke=\"#888\" stroke-opacity=\"%.2f\"/>\n", opacity);
   }
   for (int v = 0; v < n; ++v) {
     out += fmt("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" ", pos[v].x, pos[v].y, chosen[v] ? 5.0 : 3.0);
     out += std::string("fill=\"") + (chosen[v] ? colour(0) : "#ccc") + "\"/>\n";
   }
-  return out + "</svg>\n";
+  int set_size = 0;
+  for (char c : chosen) set_size += c;
+  std::vector<LegendItem> legend = {
+      {std::string("<circle cx=\"9\" cy=\"-4\" r=\"5\" fill=\"") + colour(0) + "\"/>", counted("in the set", set_size)}};
+  if (broken > 0)
+    legend.push_back({line_swatch("stroke=\"#e15759\" stroke-width=\"2\""),
+                      counted(independent_set ? "edge inside the set" : "edge not covered", broken)});
+  if (before != nullptr) {
+    const auto ring = [&](const std::vector<int>& vertices, const char* cls, const char* dash) {
+      for (int v : vertices) {
+        if (!valid(v, n)) continue;
+        out += fmt("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" fill=\"none\" ", pos[v].x, pos[v].y) + "class=\"" + cls +
+               "\" stroke=\"" + kRepairRed + "\" stroke-width=\"2\"" + dash + "/>\n";
+      }
+    };
+    const auto added = items_missing_from(s, *before), dropped = items_missing_from(*before, s);
+    ring(added, "repair-added", "");
+    ring(dropped, "repair-dropped", " stroke-dasharray=\"3 2\"");
+    if (!added.empty())
+      legend.push_back({std::string("<circle cx=\"9\" cy=\"-4\" r=\"6\" fill=\"none\" stroke=\"") + kRepairRed +
+                            "\" stroke-width=\"2\"/>",
+                        counted("added by repair", added.size())});
+    if (!dropped.empty())
+      legend.push_back({std::string("<circle cx=\"9\" cy=\"-4\" r=\"6\" fill=\"none\" stroke=\"") + kRepairRed +
+                            "\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>",
+                        counted("dropped by repair", dropped.size())});
+  }
+  // Top left: the circle leaves the page's corners free.
+  return out + legend_svg(10, kHeader + 20, legend, /*horizontal=*/false) + "</svg>\n";
 }
 
 template <class T>
@@ -221,13 +352,15 @@ const T* as(const problems::Instance& i) {
 }  // namespace
 
 std::string render_solution_svg(const problems::Problem& problem, const problems::Instance& instance,
-                                const Solution& solution, const std::string& title) {
-  if (auto* i = as<problems::tsp::TspInstance>(instance)) return render_tsp(*i, solution, title);
-  if (auto* i = as<problems::op::OpInstance>(instance)) return render_op(*i, solution, title);
-  if (auto* i = as<problems::cvrp::CvrpInstance>(instance)) return render_cvrp(*i, solution, title);
-  if (auto* i = as<problems::pfsp::PfspInstance>(instance)) return render_pfsp(*i, solution, title);
+                                const Solution& solution, const std::string& title, const Solution* before_repair) {
+  const Solution* before = before_repair != nullptr && *before_repair != solution ? before_repair : nullptr;
+  if (auto* i = as<problems::tsp::TspInstance>(instance)) return render_tsp(*i, solution, before, title);
+  if (auto* i = as<problems::op::OpInstance>(instance)) return render_op(*i, solution, before, title);
+  if (auto* i = as<problems::cvrp::CvrpInstance>(instance)) return render_cvrp(*i, solution, before, title);
+  if (auto* i = as<problems::pfsp::PfspInstance>(instance)) return render_pfsp(*i, solution, before, title);
   if (auto* i = as<problems::jssp::JsspInstance>(instance)) return render_jssp(*i, solution, title);
-  if (auto* i = as<problems::GraphInstance>(instance)) return render_graph_set(*i, solution, title);
+  if (auto* i = as<problems::GraphInstance>(instance))
+    return render_graph_set(*i, problem.name() == "mis", solution, before, title);
   throw Error("no picture for problem '" + std::string(problem.name()) + "'");
 }
 

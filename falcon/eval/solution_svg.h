@@ -2,6 +2,14 @@
 // Pictures of solutions, as standalone SVG (no dependencies, opens in any browser):
 // routing problems as route maps, PFSP and JSSP as Gantt charts, MIS/MVC as a circular graph
 // drawing with the chosen set highlighted. Infeasible solutions are drawn as they are.
+//
+// Given the model's raw solution (`before_repair`, when repair changed it), the picture marks
+// what repair changed, with a legend entry:
+//   TSP / CVRP / OP: edges the repaired solution has and the raw one lacks (repair_changes.h), dashed red;
+//   MIS / MVC:       vertices repair added (red ring) or removed (dashed red circle);
+//   PFSP:            jobs repair inserted (bars outlined red);
+//   JSSP:            nothing: repair reorders operations on machines, and a reordering has no
+//                    one mark on a Gantt chart that reads well; the title says "repaired".
 #include <string>
 
 #include "falcon/problems/problem.h"
@@ -10,6 +18,7 @@ namespace falcon::eval {
 
 // Throws falcon::Error for a problem it cannot draw (e.g. a routing file without coordinates).
 std::string render_solution_svg(const problems::Problem& problem, const problems::Instance& instance,
-                                const problems::Solution& solution, const std::string& title);
+                                const problems::Solution& solution, const std::string& title,
+                                const problems::Solution* before_repair = nullptr);
 
 }  // namespace falcon::eval

@@ -17,6 +17,7 @@ TEST(SampleOutcome, StrictFeasibleTextNeedsNoRepair) {
   EXPECT_TRUE(out.feasible_raw);
   EXPECT_TRUE(out.feasible);
   EXPECT_FALSE(out.repaired);
+  EXPECT_FALSE(out.before_repair.has_value());
   EXPECT_DOUBLE_EQ(out.objective, tsp.objective(*instance, tour));
 }
 
@@ -32,6 +33,8 @@ TEST(SampleOutcome, InfeasibleTextIsRepairedOnlyWhenAsked) {
   auto fixed = score_sample(tsp, *instance, text, /*repair=*/true);
   EXPECT_TRUE(fixed.feasible);
   EXPECT_TRUE(fixed.repaired);
+  EXPECT_EQ(fixed.before_repair, problems::Solution::flat({0, 1, 1, 3}));  // what the picture marks against
+  EXPECT_FALSE(raw.before_repair.has_value());
   EXPECT_TRUE(tsp.feasible(*instance, fixed.solution));
   EXPECT_LE(fixed.repair_distance, tsp.locality_constant() * fixed.violation + 1e-9);
   EXPECT_TRUE(better(tsp, fixed, raw));

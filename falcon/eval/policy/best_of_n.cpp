@@ -51,6 +51,7 @@ InstanceResult deliver(const EvalInstance& e, const RowSpec& row, const Instance
   set_objective(r, problem.sense(), delivered.feasible, delivered.objective, e.reference);
   r.repaired = delivered.repaired;
   r.repair_distance = delivered.repair_distance;
+  r.before_repair = delivered.before_repair;
   r.samples = used;
   r.samples_drawn = static_cast<int>(d.draws.size());
   for (int k = 0; k < used; ++k) r.samples_feasible_raw += d.outcomes[k].feasible_raw;

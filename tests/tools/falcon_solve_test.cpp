@@ -1,0 +1,132 @@
+// falcon_solve end to end: the real program, run the way a user runs it. Here: --plot (one
+// picture, one per instance and method, --check's before/after, PNG) and its errors; --svg.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "falcon/core/atomic_file.h"
+#include "falcon/eval/svg_to_png.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct ProgramRun {
+  int code = 0;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+// `args` are shell words (the test's own, quoted where needed).
+ProgramRun run_solve(const fs::path& dir, const std::string& args) {
+  const auto err_file = dir / "stderr.txt";
+  ProgramRun run;
+  FILE* pipe = ::popen((std::string(FALCON_SOLVE_BIN) + " " + args + " 2>'" + err_file.string() + "'").c_str(), "r");
+  char buf[4096];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.out.append(buf, got);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = falcon::read_file(err_file.string());
+  return run;
+}
+
+std::vector<json> json_lines(const std::string& out) {
+  std::vector<json> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) lines.push_back(json::parse(line));
+  return lines;
+}
+
+class FalconSolveTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("falcon_solve_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(FalconSolveTest, PlotWritesThePictureOfTheOneSolution) {
+  const auto file = dir_ / "pics" / "tour.svg";
+  const auto run = run_solve(dir_, "--problem tsp --method nearest_neighbor --generate n=8 --plot " + file.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0]["picture"], file.string());
+  EXPECT_EQ(falcon::read_file(file.string()).rfind("<svg", 0), 0u);
+}
+
+// Several solutions: one picture each, FILE with .<instance>.<method> before the extension.
+TEST_F(FalconSolveTest, PlotWithSeveralSolutionsWritesOneFileEach) {
+  const auto file = dir_ / "routes.svg";
+  const auto run = run_solve(dir_, "--problem cvrp --method nearest_neighbor --generate n=8,count=3 --plot " + file.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 3u);
+  for (const auto& j : lines) {
+    const std::string expected = (dir_ / ("routes." + j["instance"].get<std::string>() + "." +
+                                          j["method"].get<std::string>() + ".svg")).string();
+    EXPECT_EQ(j["picture"], expected);
+    EXPECT_TRUE(fs::exists(expected)) << expected;
+  }
+  EXPECT_FALSE(fs::exists(file));
+}
+
+// --check draws the repaired solution with the edges repair added highlighted.
+TEST_F(FalconSolveTest, CheckPlotMarksWhatRepairChanged) {
+  const auto file = dir_ / "check.svg";
+  const auto run = run_solve(dir_, "--problem tsp --check 'Route: [0, 1, 1], Objective: 1.00' --generate n=6 --plot " +
+                                       file.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  const auto lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_TRUE(lines[0]["repaired"].get<bool>());
+  const std::string svg = falcon::read_file(file.string());
+  EXPECT_NE(svg.find("class=\"repair-added\""), std::string::npos);
+  EXPECT_NE(svg.find("added by repair"), std::string::npos);
+}
+
+TEST_F(FalconSolveTest, PlotPngIsARealPng) {
+  if (!falcon::eval::png_converter_available()) GTEST_SKIP() << "rsvg-convert is not installed (tools/setup.sh)";
+  const auto file = dir_ / "gantt.png";
+  const auto run = run_solve(dir_, "--problem jssp --method spt --generate n=4,m=3 --plot " + file.string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(falcon::read_file(file.string()).substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+// Bad --plot values fail before any solving, with one line naming the flag and the fix.
+TEST_F(FalconSolveTest, BadPlotFileIsOneClearErrorBeforeSolving) {
+  std::ofstream(dir_ / "plain_file") << "x";
+  const std::pair<std::string, std::string> cases[] = {
+      {(dir_ / "tour.jpg").string(), "must end in .svg or .png"},
+      {(dir_ / "plain_file" / "tour.svg").string(), "not a writable directory"},
+  };
+  for (const auto& [file, message] : cases) {
+    const auto run = run_solve(dir_, "--problem tsp --method nearest_neighbor --generate n=8 --plot '" + file + "'");
+    EXPECT_EQ(run.code, 1) << file;
+    EXPECT_EQ(run.out, "") << "solved before the error: " << file;
+    EXPECT_EQ(run.err.rfind("falcon_solve: error: --plot: ", 0), 0u) << run.err;
+    EXPECT_NE(run.err.find(message), std::string::npos) << run.err;
+    EXPECT_EQ(std::count(run.err.begin(), run.err.end(), '\n'), 1) << run.err;
+  }
+}
+
+TEST_F(FalconSolveTest, SvgDirStillWritesOnePicturePerSolution) {
+  const auto run = run_solve(dir_, "--problem mis --method greedy --generate n=10,count=2 --svg " + (dir_ / "svg").string());
+  ASSERT_EQ(run.code, 0) << run.err;
+  for (const auto& j : json_lines(run.out))
+    EXPECT_TRUE(fs::exists(dir_ / "svg" / (j["instance"].get<std::string>() + ".greedy.svg")));
+}
+
+}  // namespace
