@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sentencepiece_processor.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <map>
@@ -115,6 +116,7 @@ class ParityTest : public ::testing::Test {
     ours("split_500", 500, NumberHandling::kSplitDigits);
     ours("split_1000", 1000, NumberHandling::kSplitDigits);
     ours("unigram_500", 500, NumberHandling::kPlain, "unigram");
+    ours("whole_2000", 2000, NumberHandling::kWhole);
 
     // SentencePiece's own options: Llama's normalisation, whitespace removal, no byte fallback,
     // user-defined symbols, whitespace as suffix, unigram with a dummy prefix.
@@ -182,7 +184,7 @@ std::vector<ParityTest::Model>* ParityTest::models_ = nullptr;
 std::vector<std::string>* ParityTest::probes_ = nullptr;
 
 TEST_F(ParityTest, SameIdsAsSentencePieceOnEveryModel) {
-  ASSERT_EQ(models_->size(), 9u);
+  ASSERT_EQ(models_->size(), 10u);
   for (const auto& model : *models_) {
     sentencepiece::SentencePieceProcessor sp;
     ASSERT_TRUE(sp.Load(model.path.string()).ok()) << model.name;
@@ -289,6 +291,26 @@ TEST_F(ParityTest, PrecompiledNormalisationIsRejected) {
     EXPECT_NE(message.find(path), std::string::npos) << message;
     EXPECT_NE(message.find("nmt_nfkc"), std::string::npos) << message;
   }
+}
+
+// numbers: whole — every integer 0..999 is one piece wherever it stands, so node 12 is the same id
+// in the prompt's "12:(" and in the solution's ", 12"; longer numbers split into such pieces.
+TEST_F(ParityTest, WholeNumbersAreOnePieceEverywhere) {
+  const auto it = std::find_if(models_->begin(), models_->end(), [](const Model& m) { return m.name == "whole_2000"; });
+  ASSERT_NE(it, models_->end());
+  const Tokenizer tok = Tokenizer::load(it->path.string());
+  for (int v : {0, 7, 12, 99, 500, 873, 999}) {
+    const std::string number = std::to_string(v);
+    const std::vector<int> alone = tok.encode(number);
+    ASSERT_EQ(alone.size(), 1u) << number;
+    for (const std::string& text : {"TSP n=20: " + number + ":(" + number + "," + number + ")",
+                                    "Route: [" + number + ", " + number + "], Objective: " + number + ".5"}) {
+      const std::vector<int> ids = tok.encode(text);
+      EXPECT_EQ(std::count(ids.begin(), ids.end(), alone[0]), 3) << text;
+    }
+  }
+  EXPECT_EQ(tok.encode("1234").size(), 2u);  // "123" "4"
+  EXPECT_EQ(tok.decode(tok.encode("Route: [0, 873, 12]")), "Route: [0, 873, 12]");
 }
 
 }  // namespace
