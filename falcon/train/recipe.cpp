@@ -118,6 +118,9 @@ Recipe read_recipe(Config& c) {
   r.threads = static_cast<int>(c.get_int("threads", 0));
   r.init_from = c.get_string("init.checkpoint", "");
   r.start_stage = static_cast<int>(c.get_int("init.start_stage", 0));
+  r.number_embedding = c.get_string("init.number_embedding", "random");
+  require(r.number_embedding == "random" || r.number_embedding == "fourier", c, "init.number_embedding",
+          "must be random or fourier");
   r.device = c.get_string("device", "cpu");
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");

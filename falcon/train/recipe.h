@@ -102,6 +102,9 @@ struct Recipe {
   // before start_stage (same model section, same LoRA settings).
   std::string init_from;
   int start_stage = 0;
+  // How a fresh model's number-token embeddings start: "random" (HF's normal(0, 0.02)) or
+  // "fourier" (falcon/model/number_embedding.h). Ignored when weights come from a checkpoint.
+  std::string number_embedding = "random";
   std::string device = "cpu";  // cpu | cuda | cuda:N ("cuda" with several ranks: cuda:LOCAL_RANK)
   DistributedSpec distributed;
 };

@@ -17,6 +17,7 @@
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/model_presets.h"
+#include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_parallel.h"
@@ -221,6 +222,10 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
 
   torch::manual_seed(recipe.seed);
   model::CausalLm model(model_config, torch::TensorOptions().device(device));
+  if (recipe.number_embedding == "fourier") {
+    // Before any checkpoint is loaded, so resumed and init.checkpoint runs overwrite it as they should.
+    model::init_number_embeddings(model->model->embed_tokens->weight, model::number_tokens(tokenizer), 0.02);
+  }
   model->train();
   std::optional<MetricsLog> metrics;
   if (main) metrics.emplace(recipe.output_dir + "/metrics.jsonl", /*append=*/!resume_dir.empty());
