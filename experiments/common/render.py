@@ -92,7 +92,7 @@ def markdown(paper, ours, scale, command, points):
              "", LEGEND, ""]
     rows = table_lines(paper, ours)
     for b, block in enumerate(paper.blocks):
-        header = ["Method"] + [f"{g} {c}".strip() for g, c in block.columns]
+        header = [paper.row_header] + [f"{g} {c}".strip() for g, c in block.columns]
         lines += ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
         group = None
         for rb, name, g, kind, cells in rows:
@@ -130,7 +130,7 @@ def latex(paper, ours, scale, command, points):
                 groups[-1][1] += 1
             else:
                 groups.append([g, 1])
-        out.append(" & ".join(["Method"] + [f"\\multicolumn{{{n}}}{{c}}{{{_tex(g)}}}" for g, n in groups]) + " \\\\")
+        out.append(" & ".join([paper.row_header] + [f"\\multicolumn{{{n}}}{{c}}{{{_tex(g)}}}" for g, n in groups]) + " \\\\")
         out.append(" & ".join([""] + [_tex(c) for _, c in block.columns]) + " \\\\")
         out.append("\\midrule")
         for rb, name, _, kind, cells in rows:
@@ -140,7 +140,8 @@ def latex(paper, ours, scale, command, points):
             shown = [_tex(p) if kind == "quoted" else _tex(c.text if kind == "ours" else _pair(p, c)) for p, c in cells]
             out.append(" & ".join([label] + shown) + " \\\\")
         out += ["\\bottomrule", "\\end{tabular}", ""]
-    out.append("% $^{q}$: quoted from the paper, not run here.")
+    if any(kind == "quoted" for _, _, _, kind, _ in rows):
+        out.append("% $^{q}$: quoted from the paper, not run here.")
     return "\n".join(out) + "\n"
 
 
