@@ -89,6 +89,20 @@ stop_if_missing() {
   exit 1
 }
 
+# The threads a sweep runs with: those it was started with, when it was. falcon_sweep refuses
+# points whose overrides changed, and threads change only the times, which compare only at one
+# setting anyway; so a later run with another THREADS (fig_repair after Table 1) keeps the first.
+sweep_threads() {
+  local old
+  old=$(sed -n 's/^overrides: \[threads=\([0-9]*\)\]$/\1/p' "$1/sweep.yaml" 2>/dev/null || true)
+  if [ -n "$old" ] && [ "$old" != "$THREADS" ]; then
+    echo "$EXP: $1 was started with THREADS=$old and keeps it (delete that folder to start it over)" >&2
+    echo "$old"
+  else
+    echo "$THREADS"
+  fi
+}
+
 # run_sweep NAME TEMPLATE EVAL RECIPE PROBLEMS...: fill the template into RUNS/NAME/sweep.yaml and
 # run its points for these problems. falcon_sweep skips points already done, so rerunning resumes,
 # and two experiments that name the same sweep (fig_repair reads table1_falcon) share its points.
@@ -96,7 +110,7 @@ run_sweep() {
   local name=$1 template=$2 eval=$3 recipe=$4; shift 4
   local out=$RUNS/$name
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
-    THREADS="$THREADS" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
+    THREADS="$(sweep_threads "$out")" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.
   "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1

@@ -34,7 +34,8 @@ if [ "$COLLECT_ONLY" = 0 ]; then
   done
   only=(); for p in $P; do only+=("$p.*"); done
   "$PY" experiments/common/expand_sweep.py experiments/table2_heuristics/heuristics.sweep.yaml \
-    "$RUNS/table2_heuristics/sweep.yaml" BUILD="$BUILD" OUT="$RUNS/table2_heuristics" THREADS="$THREADS" T2DATA="$T2DATA"
+    "$RUNS/table2_heuristics/sweep.yaml" BUILD="$BUILD" OUT="$RUNS/table2_heuristics" \
+    THREADS="$(sweep_threads "$RUNS/table2_heuristics")" T2DATA="$T2DATA"
   "$PY" tools/falcon_sweep.py "$RUNS/table2_heuristics/sweep.yaml" --only "${only[@]}" >/dev/null || SWEEP_FAILED=1
   if [ "$ROWS" = all ]; then
     DATA_PREFIX=$T2DATA/ DATA_SUFFIX=_test  # the model rows read the same instances

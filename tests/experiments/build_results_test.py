@@ -314,6 +314,18 @@ class Configs(unittest.TestCase):
                         self.assertEqual(specs.SWEEPS[m[1]], (m[2], m[3]), f"{script}: {line.strip()}")
         self.assertGreaterEqual(calls, 10)
 
+    def test_a_sweep_keeps_the_threads_it_was_started_with(self):
+        # falcon_sweep refuses points whose overrides changed; threads change only the times
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "s"))
+            with open(os.path.join(tmp, "s", "sweep.yaml"), "w") as f:
+                f.write("program: x\noverrides: [threads=1]\n")
+            script = f"source experiments/common/lib.sh; sweep_threads {tmp}/s; sweep_threads {tmp}/new"
+            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=dict(os.environ, THREADS="0"),
+                               capture_output=True, text=True)
+        self.assertEqual(r.stdout.split(), ["1", "0"], r.stderr)
+        self.assertIn("was started with THREADS=1 and keeps it", r.stderr)
+
     def test_a_missing_model_is_one_line_naming_the_command(self):
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "build", "eval"))
