@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Writes one experiment's results.md / results.tex / results.csv (and a figure's PNG): the
+paper's numbers (paper_tables.py) beside ours, read from the falcon_eval points that
+tools/falcon_sweep.py left under RUNS. Runs nothing; reads only what is on disk, so it can be
+rerun at any time (each experiments/*/run.sh calls it last).
+
+  experiments/common/build_results.py table1 --runs runs/experiments/small \\
+      --out experiments/table1_main/results --scale small --command 'experiments/table1_main/run.sh'
+
+Keys: table1..table5, fig_repair, fig_bopo_vs_grpo. Cells without a finished run say why
+("not run", "failed", ...); no number is ever filled in from elsewhere.
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import figures  # noqa: E402
+import render  # noqa: E402
+from paper_tables import FIGURES, TABLES  # noqa: E402
+from runs import RunsError  # noqa: E402
+from specs import TABLE_SPECS  # noqa: E402
+
+SCALES = {
+    "small": "small: the CPU recipes' models (configs/<recipe>_<p>.yaml: cpu_small, 5.8M parameters, "
+             "SFT 400 steps then 60 steps of BOPO / GRPO / FOARL, trained on configs/data/<p>.yaml) "
+             "evaluated on that file's 100 test instances (TSP / OP / CVRP / PFSP n 10-30, MIS / MVC 50-100, "
+             "JSSP 6-15); the models and data each point used are listed under Runs.",
+    "paper": "paper: models trained at the paper's scale into runs/paper/<recipe>_<p>/final (Table 7's "
+             "settings, configs/data/<p>_paper.yaml: 500K training instances) evaluated on the 100 test "
+             "instances of configs/data/<p>_paper.yaml; the models and data each point used are listed under Runs.",
+}
+
+
+def build(key, runs, out, scale, command):
+    """Writes out + .md/.tex/.csv for one table or figure; returns the Markdown path."""
+    scale_text = SCALES.get(scale, scale)
+    if key in TABLES:
+        paper = TABLES[key]
+        ours = TABLE_SPECS[key](runs)
+        points = list(ours.points.values())
+        render.write(out, render.markdown(paper, ours, scale_text, command, points),
+                     render.latex(paper, ours, scale_text, command, points), render.csv_text(paper, ours))
+        return out + ".md"
+    fig = FIGURES[key]
+    collect, claims_of, plot, png_name = figures.FIGURE_SPECS[key]
+    points, data, columns = collect(runs)
+    claims = claims_of(data)
+    png = None
+    if data:  # a picture only of what was run; none at all before anything is
+        png_path = os.path.join(os.path.dirname(out) or ".", png_name)
+        os.makedirs(os.path.dirname(png_path), exist_ok=True)
+        plot(data, png_path)
+        png = png_name
+    status = render._status_line(points)
+    render.write(out, figures.markdown(fig, status, scale_text, command, points, data, columns, claims, png),
+                 figures.latex(fig, status, scale_text, command, data, columns, claims),
+                 figures.csv_text(fig, data, columns, claims))
+    return out + ".md"
+
+
+def main(argv=None):
+    keys = list(TABLES) + list(FIGURES)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("key", choices=keys)
+    ap.add_argument("--runs", required=True, help="the sweeps' root, e.g. runs/experiments/small")
+    ap.add_argument("--out", required=True, help="path without extension, e.g. experiments/table1_main/results")
+    ap.add_argument("--scale", required=True, help="small, paper, or a sentence describing the scale")
+    ap.add_argument("--command", required=True, help="the command that runs this experiment (written into the files)")
+    args = ap.parse_args(argv)
+    try:
+        print(build(args.key, args.runs, args.out, args.scale, args.command))
+    except RunsError as e:
+        print(f"build_results: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

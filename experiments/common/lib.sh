@@ -1,0 +1,138 @@
+# Sourced by experiments/*/run.sh: the scale switch, the checks that name what is missing, and
+# one sweep run from a template. Environment (all optional):
+#   SCALE=small|paper  small (default): the CPU recipes' models runs/<recipe>_<p>/final and their
+#                      data data/<p>.h5; paper: runs/paper/<recipe>_<p>/final and data/<p>_paper.h5
+#   PROBLEMS="tsp cvrp"  only these of the table's problems (default: all of them)
+#   THREADS=1          falcon_eval / falcon_datagen threads (default 0 = every core)
+#   BUILD=build        where the programs are (e.g. BUILD=/path/to/build)
+#   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
+# Argument of run.sh: --collect-only rebuilds the results from what is on disk and runs nothing.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"  # every path in the configs and sweeps is relative to the repository root
+
+EXP=$(basename "$(dirname "$0")")          # e.g. table1_main: names this experiment in messages
+SCALE=${SCALE:-small}
+BUILD=${BUILD:-build}
+THREADS=${THREADS:-0}
+PY=${PY:-/usr/bin/python3}                  # Debian's, where python3-yaml is (falcon_sweep needs it)
+case "$SCALE" in
+  small) MODELS=${MODELS:-runs}; DATA_SUFFIX=""; RESULTS=results ;;
+  paper) MODELS=${MODELS:-runs/paper}; DATA_SUFFIX=_paper; RESULTS=results_paper ;;
+  *) echo "$EXP: SCALE=$SCALE: give SCALE=small or SCALE=paper" >&2; exit 2 ;;
+esac
+DATA_PREFIX=data/
+RUNS=${RUNS:-runs/experiments/$SCALE}
+COLLECT_ONLY=0
+case "${1:-}" in
+  --collect-only) COLLECT_ONLY=1 ;;
+  "") ;;
+  *) echo "$EXP: unknown argument '$1' (the only one is --collect-only; settings are environment variables)" >&2; exit 2 ;;
+esac
+MISSING=()      # one line per missing prerequisite, printed together by stop_if_missing
+SWEEP_FAILED=0
+
+# The problems to run: the table's own ($1), narrowed by PROBLEMS when given.
+problems_of() {
+  local own=$1 p out=""
+  [ -z "${PROBLEMS:-}" ] && { echo "$own"; return; }
+  for p in $PROBLEMS; do
+    case " $own " in
+      *" $p "*) out="$out $p" ;;
+      *) echo "$EXP: PROBLEMS names '$p', which this experiment does not have (it has: $own)" >&2; exit 2 ;;
+    esac
+  done
+  echo "${out# }"
+}
+
+model_dir() { echo "$MODELS/$1_$2/final"; }
+
+# What to do about a missing model of recipe $1 for problem $2 at this scale: the falcon_train command.
+train_hint() {
+  local recipe=$1 p=$2 base=$1_$2 extra=""
+  # GRPO / FOARL recipes exist for TSP only; the same recipe on another problem's data is that baseline.
+  case "$recipe" in grpo|foarl) base=${recipe}_tsp; [ "$p" != tsp ] && extra=" data.config=configs/data/$p.yaml" ;; esac
+  if [ "$SCALE" = paper ]; then
+    echo "train it at the paper's scale first: falcon_train configs/$base.yaml data.config=configs/data/${p}_paper.yaml output_dir=$MODELS/${recipe}_$p with the paper's model and stage settings (docs/training.md)"
+  elif [ "$MODELS" != runs ] || [ -n "$extra" ]; then
+    echo "run falcon_train configs/$base.yaml$extra output_dir=$MODELS/${recipe}_$p first"
+  else
+    echo "run falcon_train configs/$base.yaml first"
+  fi
+}
+
+need_program() {  # $1: path under BUILD
+  [ -x "$BUILD/$1" ] || MISSING+=("no program at $BUILD/$1: build the project (tools/build.sh build) or set BUILD=<build folder>")
+}
+
+need_models() {  # $1 recipe, then problems
+  local recipe=$1 p; shift
+  for p in "$@"; do
+    [ -f "$(model_dir "$recipe" "$p")/config.json" ] ||
+      MISSING+=("no trained model at $(model_dir "$recipe" "$p"): $(train_hint "$recipe" "$p")")
+  done
+}
+
+need_data() {  # problems; the test split every model row reads
+  local p f
+  for p in "$@"; do
+    f=$DATA_PREFIX$p$DATA_SUFFIX.h5
+    [ -f "$f" ] || MISSING+=("no dataset at $f: run falcon_datagen configs/data/$p$DATA_SUFFIX.yaml first (falcon_train makes it on first use)")
+  done
+}
+
+stop_if_missing() {
+  [ ${#MISSING[@]} -eq 0 ] && return 0
+  local line
+  for line in "${MISSING[@]}"; do echo "$EXP: $line" >&2; done
+  exit 1
+}
+
+# The threads a sweep runs with: those it was started with, when it was. falcon_sweep refuses
+# points whose overrides changed, and threads change only the times, which compare only at one
+# setting anyway; so a later run with another THREADS (fig_repair after Table 1) keeps the first.
+sweep_threads() {
+  local old
+  old=$(sed -n 's/^overrides: \[threads=\([0-9]*\)\]$/\1/p' "$1/sweep.yaml" 2>/dev/null || true)
+  if [ -n "$old" ] && [ "$old" != "$THREADS" ]; then
+    echo "$EXP: $1 was started with THREADS=$old and keeps it (delete that folder to start it over)" >&2
+    echo "$old"
+  else
+    echo "$THREADS"
+  fi
+}
+
+# run_sweep NAME TEMPLATE EVAL RECIPE PROBLEMS...: fill the template into RUNS/NAME/sweep.yaml and
+# run its points for these problems. falcon_sweep skips points already done, so rerunning resumes,
+# and two experiments that name the same sweep (fig_repair reads table1_falcon) share its points.
+run_sweep() {
+  local name=$1 template=$2 eval=$3 recipe=$4; shift 4
+  local out=$RUNS/$name
+  "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
+    THREADS="$(sweep_threads "$out")" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
+  echo "$EXP: sweep $name ($*): $out" >&2
+  # A failed point does not stop the others or the table; the table shows it as failed.
+  "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1
+}
+
+# build_results KEY [SCALE_TEXT]: results.{md,tex,csv} of this experiment (results_paper.* at
+# SCALE=paper). The command written into them carries the settings that change the numbers:
+# SCALE, PROBLEMS, THREADS (times) and the run.sh's own (EXTRA_ENV, e.g. Table 2's ROWS).
+build_results() {
+  local key=$1 scale_text=${2:-$SCALE} command="" v
+  for v in SCALE PROBLEMS THREADS ${EXTRA_ENV:-}; do
+    [ -z "${!v:-}" ] && continue
+    [ "$v" = THREADS ] && [ "${!v}" = 0 ] && continue
+    case "${!v}" in *" "*) command+="$v=\"${!v}\" " ;; *) command+="$v=${!v} " ;; esac
+  done
+  command+="experiments/$EXP/run.sh"
+  "$PY" experiments/common/build_results.py "$key" --runs "$RUNS" --out "experiments/$EXP/$RESULTS" \
+    --scale "$scale_text" --command "$command"
+}
+
+finish() {
+  [ "$SWEEP_FAILED" -eq 0 ] && return 0
+  echo "$EXP: some points failed (their log.txt under $RUNS says why); rerun the same command to retry them" >&2
+  exit 1
+}

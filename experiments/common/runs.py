@@ -1,0 +1,86 @@
+"""Reading the falcon_eval points that tools/falcon_sweep.py leaves under a runs folder:
+RUNS/<sweep name>/<point>/ with point.json, done / failed, summary.json, instances.jsonl
+(docs/sweeps.md, docs/evaluation.md). Read-only; nothing here runs a program."""
+import json
+import os
+
+
+class RunsError(Exception):
+    """A finished point whose files do not say what the table expects: a config and its table
+    spec disagree. Reported as one line."""
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+class Point:
+    """One falcon_eval run of a sweep, e.g. RUNS/table1_falcon/tsp."""
+
+    def __init__(self, runs, sweep, name):
+        self.sweep, self.name = sweep, name
+        self.dir = os.path.join(runs, sweep, name)
+        self._summary = self._instances = None
+
+    @property
+    def status(self):
+        """done, failed, interrupted (started, never finished) or not run: falcon_sweep's words."""
+        if os.path.exists(os.path.join(self.dir, "done")):
+            return "done"
+        if os.path.exists(os.path.join(self.dir, "failed")):
+            return "failed"
+        if os.path.exists(os.path.join(self.dir, "point.json")):
+            return "interrupted"
+        return "not run"
+
+    @property
+    def done(self):
+        return self.status == "done"
+
+    def summary(self):
+        if self._summary is None:
+            data = _read_json(os.path.join(self.dir, "summary.json"))
+            if not isinstance(data, dict) or not isinstance(data.get("rows"), list):
+                raise RunsError(f"{self.dir}/summary.json: missing or not a falcon_eval summary although the "
+                                f"point is done; delete {self.dir}/done and rerun the sweep")
+            self._summary = data
+        return self._summary
+
+    def row(self, name):
+        """The summary entry of one falcon_eval row, by its name."""
+        rows = self.summary()["rows"]
+        for r in rows:
+            if r.get("row") == name:
+                return r
+        raise RunsError(f"{self.dir}/summary.json has no row '{name}' (it has: "
+                        f"{', '.join(str(r.get('row')) for r in rows)}); the eval config and the table spec disagree")
+
+    def instances(self, row):
+        """The per-instance lines of one row (instances.jsonl)."""
+        if self._instances is None:
+            path = os.path.join(self.dir, "instances.jsonl")
+            try:
+                with open(path, encoding="utf-8") as f:
+                    self._instances = [json.loads(line) for line in f if line.strip()]
+            except (OSError, ValueError) as e:
+                raise RunsError(f"{path}: unreadable ({e}); delete {self.dir}/done and rerun the sweep")
+        lines = [i for i in self._instances if i.get("row") == row]
+        if not lines:
+            self.row(row)  # names the rows there are when the name is wrong
+        return lines
+
+    def meta(self):
+        """What the point ran on: dataset, instance count, model (for the results' scale line)."""
+        record = _read_json(os.path.join(self.dir, "point.json")) or {}
+        overrides = dict(o.split("=", 1) for o in record.get("overrides", []) if "=" in o)
+        out = {"point": f"{self.sweep}/{self.name}", "status": self.status,
+               "model": overrides.get("model.path", "").strip('"'),
+               "dataset": overrides.get("data.dataset", "").strip('"')}
+        if self.done:
+            s = self.summary()
+            out["data"], out["instances"] = s.get("data", ""), s.get("instances")
+        return out

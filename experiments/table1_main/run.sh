@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Table 1 (tab:main_results_llm): SFT only, GRPO, LLMCoSolver-style SFT + FOARL (N=1, N=8) and
+# FALCON N=1 / N=8 / adaptive on the seven problems; the hosted-LLM rows are quoted from the paper.
+#   experiments/table1_main/run.sh                    # SCALE=small: the CPU recipes' models
+#   SCALE=paper experiments/table1_main/run.sh        # models under runs/paper/
+#   PROBLEMS="tsp cvrp" THREADS=1 experiments/table1_main/run.sh
+#   experiments/table1_main/run.sh --collect-only     # rebuild results.* from what is on disk
+# Needs per problem p: runs/{sft,grpo,foarl,bopo}_<p>/final (it names the falcon_train command
+# for each one missing) and data/<p>.h5. Settings: experiments/common/lib.sh.
+source "$(dirname "$0")/../common/lib.sh"
+P=$(problems_of "tsp op cvrp mis mvc pfsp jssp")
+T=experiments/common/problems.sweep.yaml
+if [ "$COLLECT_ONLY" = 0 ]; then
+  need_program eval/falcon_eval
+  for recipe in sft grpo foarl bopo; do need_models $recipe $P; done
+  need_data $P
+  stop_if_missing
+  run_sweep table1_sft $T experiments/table1_main/eval_sft.yaml sft $P
+  run_sweep table1_grpo $T experiments/table1_main/eval_grpo.yaml grpo $P
+  run_sweep table1_foarl $T experiments/table1_main/eval_foarl.yaml foarl $P
+  run_sweep table1_falcon $T experiments/table1_main/eval_falcon.yaml bopo $P
+fi
+build_results table1
+finish

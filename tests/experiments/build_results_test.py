@@ -1,0 +1,347 @@
+#!/usr/bin/env python3
+"""experiments/common: size and consistency buckets, tables built from fake falcon_eval points
+(finished cells hold their numbers, every other cell says "not run" / "failed" / ...), the figures,
+the sweep templates, and that the eval configs have the rows the builders read.
+
+  python3 tests/experiments/build_results_test.py       # what ctest runs (no C++ build needed)
+Cases that need python3-yaml or matplotlib are skipped without them.
+"""
+import csv
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+COMMON = os.path.join(ROOT, "experiments", "common")
+sys.path.insert(0, COMMON)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+
+import buckets  # noqa: E402
+import build_results  # noqa: E402
+import expand_sweep  # noqa: E402
+import specs  # noqa: E402
+
+try:
+    import yaml
+except ImportError:
+    yaml = None
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    matplotlib = None
+
+
+def summary_row(name, **kw):
+    row = {"row": name, "method": "fixed", "instances": 4, "feasible": 1.0, "feasible_raw": 0.75,
+           "sample_feasible_raw": 0.9, "repaired": 0.25, "gap_all": 0.05, "gap_feasible": 0.05,
+           "seconds": 2.0, "repair_seconds": 0.01, "samples": 8.0, "consistency": 0.5}
+    row.update(kw)
+    return row
+
+
+def instance(row, n, gap, consistency=None, samples=8):
+    return {"row": row, "instance": f"i{n}", "key": n, "n": n, "feasible": gap is not None, "gap": gap,
+            "consistency": consistency, "samples": samples}
+
+
+class FakeRuns:
+    """A runs folder as falcon_sweep leaves it: RUNS/<sweep>/<point>/{point.json, done, summary.json, instances.jsonl}."""
+
+    def __init__(self, root):
+        self.root = root
+
+    def point(self, sweep, name, rows, lines=(), status="done"):
+        d = os.path.join(self.root, sweep, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "point.json"), "w") as f:
+            json.dump({"overrides": [f"model.path=runs/x_{name}/final", f"data.dataset=data/{name}.h5"]}, f)
+        if status == "done":
+            with open(os.path.join(d, "summary.json"), "w") as f:
+                json.dump({"data": f"data/{name}.h5:test", "instances": 4, "rows": rows}, f)
+            with open(os.path.join(d, "instances.jsonl"), "w") as f:
+                f.writelines(json.dumps(l) + "\n" for l in lines)
+            with open(os.path.join(d, "done"), "w") as f:
+                json.dump({"seconds": 12.5}, f)
+        elif status == "failed":
+            with open(os.path.join(d, "failed"), "w") as f:
+                json.dump({"exit": 1}, f)
+
+
+class Buckets(unittest.TestCase):
+    def test_size_buckets_are_table_2s(self):
+        cases = {10: "Small", 30: "Small", 31: None, 39: None, 40: "Med.", 60: "Med.", 61: None,
+                 69: None, 70: "Large", 100: "Large", 101: None, 6: None}
+        for n, want in cases.items():
+            self.assertEqual(buckets.size_bucket(n), want, n)
+
+    def test_consistency_buckets_are_table_5s(self):
+        cases = {1.0: "Easy", 0.71: "Easy", 0.7: "Medium", 0.5: "Medium", 0.3: "Medium", 0.29: "Hard",
+                 0.0: "Hard", None: None}
+        for c, want in cases.items():
+            self.assertEqual(buckets.consistency_bucket(c), want, c)
+
+    def test_mean_gap_skips_infeasible(self):
+        lines = [instance("r", 10, 0.1), instance("r", 12, None), instance("r", 14, 0.3)]
+        self.assertAlmostEqual(buckets.mean_gap(lines), 0.2)
+        self.assertIsNone(buckets.mean_gap([instance("r", 10, None)]))
+
+
+class Tables(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.runs = os.path.join(self.tmp.name, "runs")
+        self.fake = FakeRuns(self.runs)
+        self.out = os.path.join(self.tmp.name, "out", "results")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def build(self, key):
+        build_results.build(key, self.runs, self.out, "small", "experiments/x/run.sh")
+        with open(self.out + ".csv") as f:
+            rows = list(csv.DictReader(f))
+        with open(self.out + ".md") as f:
+            return rows, f.read()
+
+    @staticmethod
+    def cell(rows, row, column):
+        got = [r for r in rows if r["row"] == row and r["column"] == column]
+        assert len(got) == 1, (row, column, got)
+        return got[0]
+
+    def test_nothing_run_marks_every_computed_cell_not_run(self):
+        rows, md = self.build("table3")
+        self.assertIn("**not run yet**", md)
+        self.assertIn("`experiments/x/run.sh`", md)
+        ours = [r for r in rows if r["kind"] != "quoted"]
+        self.assertTrue(ours)
+        self.assertEqual({r["ours"] for r in ours}, {"not run"})
+        self.assertEqual(self.cell(rows, "SFT Only", "CVRP Fea.")["paper"], "59")
+
+    def test_a_fake_summary_fills_its_cells_and_only_those(self):
+        self.fake.point("table3_bopo", "tsp", [
+            summary_row("FALCON (Full)", feasible=1.0, gap_feasible=0.0123, seconds=0.5),
+            summary_row("w/o Grammar"), summary_row("w/o Repair", feasible=0.9),
+            summary_row("w/o Adaptive"), summary_row("with semantic mask", gap_feasible=0.02)])
+        self.fake.point("table3_sft", "cvrp", [], status="failed")
+        rows, md = self.build("table3")
+        full_gap = self.cell(rows, "FALCON (Full)", "TSP Gap")
+        self.assertEqual((full_gap["paper"], full_gap["ours"], full_gap["status"]), ("0.92", "1.23", "ok"))
+        self.assertAlmostEqual(float(full_gap["ours_value"]), 1.23)
+        self.assertEqual(self.cell(rows, "FALCON (Full)", "TSP Time")["ours"], "0.5s")
+        self.assertEqual(self.cell(rows, "w/o Repair", "TSP Fea.")["ours"], "90")
+        self.assertEqual(self.cell(rows, "FALCON (Full)", "CVRP Gap")["ours"], "not run")
+        self.assertEqual(self.cell(rows, "SFT Only", "TSP Gap")["ours"], "not run")
+        self.assertEqual(self.cell(rows, "SFT Only", "CVRP Gap")["ours"], "failed")
+        self.assertEqual(self.cell(rows, "with semantic mask (ours)", "TSP Gap")["ours"], "2.00")
+        self.assertIn("partly run: 1 of 4", md)
+        self.assertIn("| 0.92 / 1.23 |", md)
+        with open(self.out + ".tex") as f:
+            tex = f.read()
+        self.assertIn("0.92 / 1.23", tex)
+        self.assertIn(r"\begin{tabular}", tex)
+
+    def test_table1_quotes_hosted_rows_and_marks_a_partial_time(self):
+        self.fake.point("table1_falcon", "tsp", [summary_row("FALCON N=1"), summary_row("FALCON N=8"),
+                                                 summary_row("FALCON adaptive", seconds=3.0)])
+        rows, md = self.build("table1")
+        gpt = self.cell(rows, "GPT-4o", "TSP Fea.(%)")
+        self.assertEqual((gpt["paper"], gpt["ours"], gpt["kind"]), ("39", "quoted", "quoted"))
+        self.assertIn("GPT-4o (quoted)", md)
+        self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "Time (s)")["ours"], "3 (1 of 7)")
+        self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "Time (s)")["status"], "partial")
+        self.assertEqual(self.cell(rows, "GRPO", "Time (s)")["ours"], "not run")
+
+    def test_table2_means_by_size_bucket(self):
+        lines = [instance("NEH", 12, 0.01), instance("NEH", 25, 0.03), instance("NEH", 50, 0.05)]
+        self.fake.point("table2_heuristics", "pfsp.neh", [summary_row("NEH")], lines)
+        rows, _ = self.build("table2")
+        self.assertEqual(self.cell(rows, "NEH", "PFSP Small")["ours"], "2.00")
+        self.assertEqual(self.cell(rows, "NEH", "PFSP Med.")["ours"], "5.00")
+        self.assertEqual(self.cell(rows, "NEH", "PFSP Large")["ours"], "no instances")
+        self.assertEqual(self.cell(rows, "NEH", "JSSP Small")["ours"], "--")
+        self.assertEqual(self.cell(rows, "OR-Tools", "TSP Small")["ours"], "not available")
+        self.assertEqual(self.cell(rows, "FIFO", "JSSP Large")["ours"], "not run")
+        self.assertEqual(self.cell(rows, "MWKR (ours)", "JSSP Small")["kind"], "ours")
+
+    def test_table5_buckets_the_adaptive_rows_instances(self):
+        lines = [instance("Adaptive", 20, 0.01, consistency=1.0, samples=8),
+                 instance("Adaptive", 20, 0.03, consistency=0.9, samples=12),
+                 instance("Adaptive", 20, 0.10, consistency=0.5, samples=30),
+                 instance("Adaptive", 20, 0.20, consistency=0.0, samples=64),
+                 instance("Fixed N=64", 20, 0.5, consistency=0.0, samples=64)]  # another row: ignored
+        self.fake.point("table4_adaptive", "tsp", [summary_row("Fixed N=64"), summary_row("Adaptive")], lines)
+        rows, _ = self.build("table5")
+        self.assertEqual(self.cell(rows, "Easy (Cons.>0.7)", "TSP Inst.")["ours"], "50%")
+        self.assertEqual(self.cell(rows, "Easy (Cons.>0.7)", "TSP Samples")["ours"], "10.0")
+        self.assertEqual(self.cell(rows, "Easy (Cons.>0.7)", "TSP Gap")["ours"], "2.00")
+        self.assertEqual(self.cell(rows, "Hard (Cons.<0.3)", "TSP Samples")["ours"], "64.0")
+        self.assertEqual(self.cell(rows, "Medium (0.3--0.7)", "TSP Inst.")["ours"], "25%")
+        self.assertEqual(self.cell(rows, "Hard (Cons.<0.3)", "CVRP Gap")["ours"], "not run")
+
+    def test_table4_average_over_the_problems_run(self):
+        for p, g in (("tsp", 0.01), ("cvrp", 0.03)):
+            self.fake.point("table4_adaptive", p, [summary_row("Fixed N=64", gap_feasible=g, samples=64.0),
+                                                   summary_row("Adaptive", gap_feasible=g, samples=20.0)])
+        rows, _ = self.build("table4")
+        self.assertEqual(self.cell(rows, "Avg.", "Fixed (N=64) Gap")["ours"], "2.00 (2 of 7)")
+        self.assertEqual(self.cell(rows, "TSP", "Adaptive Samples")["ours"], "20.0")
+        self.assertEqual(self.cell(rows, "OP", "Adaptive Samples")["ours"], "not run")
+
+    def test_a_row_missing_from_a_finished_point_is_an_error(self):
+        self.fake.point("table3_bopo", "tsp", [summary_row("something else")])
+        with self.assertRaises(build_results.RunsError):
+            build_results.build("table3", self.runs, self.out, "small", "x")
+
+
+class Figures(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.runs = os.path.join(self.tmp.name, "runs")
+        self.fake = FakeRuns(self.runs)
+        self.out = os.path.join(self.tmp.name, "fig", "results")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_nothing_run_draws_nothing(self):
+        build_results.build("fig_repair", self.runs, self.out, "small", "x")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp.name, "fig", "repair.png")))
+        with open(self.out + ".md") as f:
+            md = f.read()
+        self.assertIn("**not run yet**", md)
+        self.assertIn("| TSP | not run |", md)
+
+    @unittest.skipIf(matplotlib is None, "matplotlib is not installed (python3-matplotlib)")
+    def test_repair_figure_from_fake_summaries(self):
+        for p, feas in (("tsp", 0.97), ("cvrp", 0.85), ("jssp", 0.81)):
+            self.fake.point("table1_falcon", p, [summary_row("FALCON N=1"), summary_row("FALCON N=8"),
+                                                 summary_row("FALCON adaptive", sample_feasible_raw=feas,
+                                                             repair_seconds=(1 - feas) / 10)])
+        build_results.build("fig_repair", self.runs, self.out, "small", "x")
+        self.assertTrue(os.path.getsize(os.path.join(self.tmp.name, "fig", "repair.png")) > 1000)
+        with open(self.out + ".csv") as f:
+            rows = list(csv.DictReader(f))
+        claims = {r["row"]: r["ours"] for r in rows if r["kind"] == "paper's statement"}
+        self.assertEqual(claims["samples feasible before repair, range over the seven problems"], "81%--97% (3 of 7)")
+        self.assertTrue(claims["correlation of repair frequency and cost over the problems"].startswith("r=1.000"))
+        self.assertIn("TSP 3.0%", claims["repair frequency, TSP and PFSP"])
+        op = [r for r in rows if r["row"] == "OP" and r["kind"] == "ours per problem"]
+        self.assertEqual({r["ours"] for r in op}, {"not run"})
+
+    @unittest.skipIf(matplotlib is None, "matplotlib is not installed (python3-matplotlib)")
+    def test_bopo_vs_grpo_needs_both_models_of_a_problem(self):
+        row = "N=1, grammar, no repair"
+        self.fake.point("fig_bopo", "cvrp", [summary_row(row, gap_feasible=0.071, feasible=0.9)])
+        self.fake.point("fig_grpo", "cvrp", [summary_row(row, gap_feasible=0.10, feasible=0.8)])
+        self.fake.point("fig_bopo", "mis", [summary_row(row)])  # no GRPO point: not in the figure
+        build_results.build("fig_bopo_vs_grpo", self.runs, self.out, "small", "x")
+        self.assertTrue(os.path.exists(os.path.join(self.tmp.name, "fig", "bopo_vs_grpo.png")))
+        with open(self.out + ".csv") as f:
+            claims = [r["ours"] for r in csv.DictReader(f) if r["kind"] == "paper's statement"]
+        self.assertEqual(claims, ["29%", "not run", "lower on 1 of 1 problems run"])
+
+
+class Templates(unittest.TestCase):
+    def test_expand_refuses_missing_and_unused_values(self):
+        self.assertEqual(expand_sweep.expand("a: ${X}/b", {"X": "1"}), "a: 1/b")
+        with self.assertRaisesRegex(ValueError, r"no value for \$\{Y\}"):
+            expand_sweep.expand("${X} ${Y}", {"X": "1"})
+        with self.assertRaisesRegex(ValueError, "Z is given"):
+            expand_sweep.expand("${X}", {"X": "1", "Z": "2"})
+
+    @unittest.skipIf(yaml is None, "python3-yaml is not installed")
+    def test_templates_expand_to_valid_sweeps(self):
+        import falcon_sweep
+        values = {"BUILD": "build", "EVAL": "experiments/table1_main/eval_falcon.yaml", "OUT": "runs/x",
+                  "THREADS": "1", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": ""}
+        with tempfile.TemporaryDirectory() as tmp:
+            for template, given, points in (
+                    ("experiments/common/problems.sweep.yaml", values, list(specs.PROBLEMS)),
+                    ("experiments/table2_heuristics/heuristics.sweep.yaml",
+                     {"BUILD": "build", "OUT": "runs/y", "THREADS": "1", "T2DATA": "runs/d"},
+                     [name for rows in (specs.T2_HEURISTICS, specs.T2_EXTRA) for where in rows.values()
+                      for name, _ in where.values()])):
+                path = os.path.join(tmp, "sweep.yaml")
+                with open(os.path.join(ROOT, template)) as f:
+                    text = expand_sweep.expand(f.read(), given)
+                with open(path, "w") as f:
+                    f.write(text)
+                sweep = falcon_sweep.load_sweep(path, check_files=False)
+                names = [p.name for p in falcon_sweep.expand(sweep)]
+                self.assertEqual(sorted(names), sorted(points), template)
+        self.assertIn("model.path=runs/bopo_tsp/final", falcon_sweep.expand(
+            falcon_sweep.load_sweep(self._expanded(values), check_files=False))[0].overrides)
+
+    def _expanded(self, values):
+        path = os.path.join(tempfile.mkdtemp(), "s.yaml")
+        with open(os.path.join(ROOT, "experiments/common/problems.sweep.yaml")) as f:
+            text = expand_sweep.expand(f.read(), values)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+
+class Configs(unittest.TestCase):
+    """The builders read rows by name: each must exist in the eval config its sweep runs."""
+
+    @unittest.skipIf(yaml is None, "python3-yaml is not installed")
+    def test_every_row_read_is_in_its_eval_config(self):
+        def rows_of(sweep):
+            with open(os.path.join(ROOT, specs.SWEEPS[sweep][0])) as f:
+                return [r["name"] for r in yaml.safe_load(f)["rows"]]
+        wanted = [(s, r) for s, r in specs.T1_ROWS.values()] + [(s, r) for s, r in specs.T2_MODELS.values()]
+        wanted += list(specs.T3_ROWS.values()) + list(specs.T3_EXTRA.values())
+        wanted += [("table4_adaptive", r) for r in specs.T4_ROWS] + [("table1_falcon", "FALCON adaptive")]
+        wanted += [("fig_bopo", "N=1, grammar, no repair"), ("fig_grpo", "N=1, grammar, no repair")]
+        for sweep, row in wanted:
+            self.assertIn(row, rows_of(sweep), f"{sweep}: {specs.SWEEPS[sweep][0]}")
+
+    def test_run_scripts_run_each_sweep_with_its_config_and_model(self):
+        calls = 0
+        for script in glob.glob(os.path.join(ROOT, "experiments", "*", "run.sh")):
+            with open(script) as f:
+                for line in f:
+                    m = re.match(r"\s*run_sweep (\S+) \S+ (\S+) (\S+) ", line)
+                    if m:
+                        calls += 1
+                        self.assertEqual(specs.SWEEPS[m[1]], (m[2], m[3]), f"{script}: {line.strip()}")
+        self.assertGreaterEqual(calls, 10)
+
+    def test_a_sweep_keeps_the_threads_it_was_started_with(self):
+        # falcon_sweep refuses points whose overrides changed; threads change only the times
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "s"))
+            with open(os.path.join(tmp, "s", "sweep.yaml"), "w") as f:
+                f.write("program: x\noverrides: [threads=1]\n")
+            script = f"source experiments/common/lib.sh; sweep_threads {tmp}/s; sweep_threads {tmp}/new"
+            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=dict(os.environ, THREADS="0"),
+                               capture_output=True, text=True)
+        self.assertEqual(r.stdout.split(), ["1", "0"], r.stderr)
+        self.assertIn("was started with THREADS=1 and keeps it", r.stderr)
+
+    def test_a_missing_model_is_one_line_naming_the_command(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "build", "eval"))
+            prog = os.path.join(tmp, "build", "eval", "falcon_eval")
+            with open(prog, "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(prog, 0o755)
+            env = dict(os.environ, BUILD=os.path.join(tmp, "build"), MODELS=os.path.join(tmp, "m"),
+                       RUNS=os.path.join(tmp, "runs"), PROBLEMS="cvrp", SCALE="small")
+            r = subprocess.run([os.path.join(ROOT, "experiments", "table3_ablation", "run.sh")], env=env,
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn(f"table3_ablation: no trained model at {tmp}/m/bopo_cvrp/final: run falcon_train "
+                      f"configs/bopo_cvrp.yaml output_dir={tmp}/m/bopo_cvrp first", r.stderr.splitlines())
+        self.assertFalse(os.path.exists(os.path.join(tmp, "runs")))
+
+
+if __name__ == "__main__":
+    unittest.main()
