@@ -68,6 +68,18 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   expect_error(base + "stages: [{type: sft}]\ndistributed: {backend: mpi}", "distributed.backend");
   expect_error(base + "stages: [{type: sft}]\ndistributed: {timeout_s: 0}", "distributed.timeout_s");
   expect_error(base + "stages: [{type: sft}]\ndistributed: {buckets: 2}", "distributed.buckets");
+  expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: digits}", "tokenizer.numbers");
+  expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: whole, vocab_size: 1000}", "tokenizer.vocab_size");
+  expect_error(base + "stages: [{type: sft}]\ninit: {number_embedding: sine}", "init.number_embedding");
+}
+
+TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {
+  auto config = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\n"
+                                    "tokenizer: {numbers: whole}\ninit: {number_embedding: fourier}", "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_EQ(recipe.tokenizer.numbers, "whole");
+  EXPECT_EQ(recipe.number_embedding, "fourier");
 }
 
 TEST(Recipe, DistributedSection) {
