@@ -23,6 +23,13 @@ class VectorIterator : public sentencepiece::SentenceIterator {
   std::size_t i_ = 0;
 };
 
+// "0,1,...,999": the pieces NumberHandling::kWhole adds as user-defined symbols.
+std::string whole_number_symbols() {
+  std::string out;
+  for (int i = 0; i < 1000; ++i) out += (i ? "," : "") + std::to_string(i);
+  return out;
+}
+
 }  // namespace
 
 NumberHandling number_handling_from_string(std::string_view name) {
@@ -30,12 +37,6 @@ NumberHandling number_handling_from_string(std::string_view name) {
   if (name == "split_digits") return NumberHandling::kSplitDigits;
   if (name == "whole") return NumberHandling::kWhole;
   throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits, whole)");
-}
-
-std::string whole_number_symbols() {
-  std::string out;
-  for (int i = 0; i < 1000; ++i) out += (i ? "," : "") + std::to_string(i);
-  return out;
 }
 
 void train_tokenizer(const std::vector<std::string>& texts, const std::string& prefix,

@@ -17,9 +17,6 @@ namespace falcon::text {
 enum class NumberHandling { kPlain, kSplitDigits, kWhole };
 NumberHandling number_handling_from_string(std::string_view name);  // "plain" | "split_digits" | "whole"
 
-// "0,1,...,999": the pieces NumberHandling::kWhole adds as user-defined symbols.
-std::string whole_number_symbols();
-
 struct TrainOptions {
   // Defaults by measurement (experiments/tokenizer_choice/results.md): plain BPE needs about
   // half the tokens of split digits; the vocabulary is an upper bound (training stops earlier
