@@ -83,4 +83,33 @@ std::vector<int> items_missing_from(const problems::Solution& a, const problems:
   return out;
 }
 
+std::vector<std::pair<int, int>> items_placed_by_repair(const problems::Solution& raw,
+                                                        const problems::Solution& repaired) {
+  std::vector<std::pair<int, int>> placed;
+  for (std::size_t l = 0; l < repaired.lists.size(); ++l) {
+    const std::vector<int>& a = repaired.lists[l];
+    static const std::vector<int> kEmpty;
+    const std::vector<int>& b = l < raw.lists.size() ? raw.lists[l] : kEmpty;
+    // lcs[i][j]: longest common subsequence of a[i..] and b[j..] (lists are one machine's jobs: small).
+    std::vector<std::vector<int>> lcs(a.size() + 1, std::vector<int>(b.size() + 1, 0));
+    for (std::size_t i = a.size(); i-- > 0;) {
+      for (std::size_t j = b.size(); j-- > 0;) {
+        lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      }
+    }
+    std::size_t i = 0, j = 0;  // walk one optimal alignment; items of `a` it skips were placed
+    while (i < a.size()) {
+      if (j < b.size() && a[i] == b[j]) {
+        ++i, ++j;
+      } else if (j < b.size() && lcs[i][j + 1] >= lcs[i + 1][j]) {
+        ++j;
+      } else {
+        placed.emplace_back(static_cast<int>(l), a[i++]);
+      }
+    }
+  }
+  std::sort(placed.begin(), placed.end());
+  return placed;
+}
+
 }  // namespace falcon::eval

@@ -26,4 +26,11 @@ std::vector<Edge> edges_added_by_repair(const problems::Instance& instance, cons
 // repair added (a = repaired, b = raw) or dropped (a = raw, b = repaired).
 std::vector<int> items_missing_from(const problems::Solution& a, const problems::Solution& b);
 
+// List by list (JSSP: machine by machine), the items of `repaired` that lie outside one longest
+// common subsequence of that list and `raw`'s: the fewest items repair must have inserted or
+// moved to turn the one order into the other. (list, item) pairs, sorted. A raw list's
+// duplicates and ids out of range simply match nothing; a list `raw` lacks counts as empty.
+std::vector<std::pair<int, int>> items_placed_by_repair(const problems::Solution& raw,
+                                                        const problems::Solution& repaired);
+
 }  // namespace falcon::eval

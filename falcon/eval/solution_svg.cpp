@@ -80,9 +80,9 @@ std::string legend_svg(double x, double y, const std::vector<LegendItem>& items,
   return out + "</g>\n";
 }
 
-std::string open_svg(const std::string& title) {
+std::string open_svg(const std::string& title, double height = kHeight) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(int(kWidth)) + "\" height=\"" +
-         std::to_string(int(kHeight)) + "\" font-family=\"sans-serif\" font-size=\"12\">\n" +
+         std::to_string(int(height)) + "\" font-family=\"sans-serif\" font-size=\"12\">\n" +
          "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n<text x=\"" + std::to_string(int(kMargin)) +
          "\" y=\"20\" font-size=\"14\">" + escape(title) + "</text>\n";
 }
@@ -213,79 +213,91 @@ std::string render_cvrp(const problems::cvrp::CvrpInstance& inst, const Solution
   return render_routes(inst, inst.geometry.coords, s, before, {{0}, "depot", {}, "route"}, title);
 }
 
-// One row per machine; bars[machine] = (start, duration, job).
+// One row per machine; rows[machine] = its bars.
 struct Bar {
   double start, duration;
   int job;
+  bool marked = false;  // outlined in the repair colour (placed by repair)
 };
 
-// `marked`: jobs whose bars are outlined in the repair colour (PFSP: inserted by repair).
-std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::vector<int>& marked,
-                         const std::vector<LegendItem>& legend, const std::string& title) {
+// The page is as tall as the chart: a few machines do not leave a page of white below.
+std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::vector<LegendItem>& legend,
+                         const std::string& title) {
   double horizon = 1;
   for (const auto& row : rows) {
     for (const auto& b : row) horizon = std::max(horizon, b.start + b.duration);
   }
   const double row_h = std::min(40.0, (kHeight - kHeader - 2 * kMargin) / std::max<std::size_t>(1, rows.size()));
   const double scale = (kWidth - 2 * kMargin - 30) / horizon;
-  std::string out = open_svg(title);
+  const double axis_y = kHeader + kMargin + rows.size() * row_h + 14;
+  std::string out = open_svg(title, axis_y + kMargin / 2);
   for (std::size_t m = 0; m < rows.size(); ++m) {
     const double y = kHeader + kMargin + m * row_h;
     out += fmt("<text x=\"%.1f\" y=\"%.1f\">M%.0f</text>\n", 6, y + row_h * 0.6, m + 1);
     for (const auto& b : rows[m]) {
       const double x = kMargin + b.start * scale;
-      const bool mark = std::binary_search(marked.begin(), marked.end(), b.job);
       out += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" ", x, y, b.duration * scale, row_h - 4);
       out += std::string("fill=\"") + colour(b.job) + "\" " +
-             (mark ? std::string("class=\"repair-added\" stroke=\"") + kRepairRed + "\" stroke-width=\"2.5\"/>\n"
-                   : std::string("stroke=\"white\"/>\n"));
+             (b.marked ? std::string("class=\"repair-added\" stroke=\"") + kRepairRed + "\" stroke-width=\"2.5\"/>\n"
+                       : std::string("stroke=\"white\"/>\n"));
       if (b.duration * scale > 14) out += fmt("<text x=\"%.1f\" y=\"%.1f\" fill=\"white\">%.0f</text>\n", x + 2, y + row_h * 0.6, b.job + 1);
     }
   }
-  const double axis_y = kHeader + kMargin + rows.size() * row_h + 14;
   out += fmt("<text x=\"%.1f\" y=\"%.1f\">0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", kMargin, axis_y, kMargin + horizon * scale, axis_y);
   out += fmt("%.0f</text>\n", horizon);
-  // Between the title and the first machine: the chart may fill the page below.
+  // Between the title and the first machine.
   return out + legend_svg(kMargin, kHeader + kMargin - 12, legend, /*horizontal=*/true) + "</svg>\n";
+}
+
+LegendItem repair_bar_legend(const std::string& label, std::size_t count) {
+  return {std::string("<rect x=\"0\" y=\"-10\" width=\"18\" height=\"12\" fill=\"#bbb\" stroke=\"") + kRepairRed +
+              "\" stroke-width=\"2.5\"/>",
+          counted(label, count)};
 }
 
 std::string render_pfsp(const problems::pfsp::PfspInstance& inst, const Solution& s, const Solution* before,
                         const std::string& title) {
+  std::vector<int> inserted;
+  if (before != nullptr) inserted = items_missing_from(s, *before);
   std::vector<std::vector<Bar>> rows(inst.machines);
   std::vector<double> machine_free(inst.machines, 0);
   for (int job : s.items()) {
     if (!valid(job, inst.jobs)) continue;
+    const bool marked = std::binary_search(inserted.begin(), inserted.end(), job);
     double ready = 0;
     for (int k = 0; k < inst.machines; ++k) {
       const double start = std::max(ready, machine_free[k]);
-      rows[k].push_back({start, static_cast<double>(inst.p(job, k)), job});
+      rows[k].push_back({start, static_cast<double>(inst.p(job, k)), job, marked});
       ready = machine_free[k] = start + inst.p(job, k);
     }
   }
-  std::vector<int> inserted;
   std::vector<LegendItem> legend;
-  if (before != nullptr) {
-    inserted = items_missing_from(s, *before);
-    legend.push_back({std::string("<rect x=\"0\" y=\"-10\" width=\"18\" height=\"12\" fill=\"#bbb\" stroke=\"") +
-                          kRepairRed + "\" stroke-width=\"2.5\"/>",
-                      counted("job inserted by repair", inserted.size())});
-  }
-  return render_gantt(rows, inserted, legend, title);
+  if (before != nullptr) legend.push_back(repair_bar_legend("job inserted by repair", inserted.size()));
+  return render_gantt(rows, legend, title);
 }
 
-// Not marked when repaired (see solution_svg.h): the chart is the repaired schedule.
-std::string render_jssp(const problems::jssp::JsspInstance& inst, const Solution& s, const std::string& title) {
-  // Only a feasible schedule has a timetable; draw what repair would make of anything else.
-  const Solution drawn = problems::jssp::problem().feasible(inst, s) ? s : problems::jssp::problem().repair(inst, s);
+// A raw sequence with no timetable (not one permutation per machine, or a cycle) is drawn as
+// repair makes it, and then, as for a given `before`, the operations repair inserted or moved
+// are outlined: those outside a longest common subsequence of each machine's two orders.
+std::string render_jssp(const problems::jssp::JsspInstance& inst, const Solution& s, const Solution* before,
+                        const std::string& title) {
+  const bool feasible = problems::jssp::problem().feasible(inst, s);
+  const Solution drawn = feasible ? s : problems::jssp::problem().repair(inst, s);
+  const Solution* raw = before != nullptr ? before : (feasible ? nullptr : &s);
   const auto decoded = problems::jssp::decode_schedule(inst, drawn.lists);
+  std::vector<std::pair<int, int>> placed;  // (machine, job)
+  if (raw != nullptr) placed = items_placed_by_repair(*raw, Solution{decoded.sequences});
   std::vector<std::vector<Bar>> rows(inst.machines);
   for (int j = 0; j < inst.jobs; ++j) {
     for (std::size_t k = 0; k < inst.routes[j].size(); ++k) {
       const auto& op = inst.routes[j][k];
-      rows[op.machine].push_back({static_cast<double>(decoded.start[j][k]), static_cast<double>(op.duration), j});
+      const bool marked = std::binary_search(placed.begin(), placed.end(), std::make_pair(op.machine, j));
+      rows[op.machine].push_back({static_cast<double>(decoded.start[j][k]), static_cast<double>(op.duration), j, marked});
     }
   }
-  return render_gantt(rows, {}, {}, title);
+  std::vector<LegendItem> legend;
+  if (raw != nullptr) legend.push_back(repair_bar_legend("operation inserted or moved by repair", placed.size()));
+  return render_gantt(rows, legend, title);
 }
 
 // The set on a circular layout. The edges that break the problem's rule are red: for MIS an
@@ -358,7 +370,7 @@ std::string render_solution_svg(const problems::Problem& problem, const problems
   if (auto* i = as<problems::op::OpInstance>(instance)) return render_op(*i, solution, before, title);
   if (auto* i = as<problems::cvrp::CvrpInstance>(instance)) return render_cvrp(*i, solution, before, title);
   if (auto* i = as<problems::pfsp::PfspInstance>(instance)) return render_pfsp(*i, solution, before, title);
-  if (auto* i = as<problems::jssp::JsspInstance>(instance)) return render_jssp(*i, solution, title);
+  if (auto* i = as<problems::jssp::JsspInstance>(instance)) return render_jssp(*i, solution, before, title);
   if (auto* i = as<problems::GraphInstance>(instance))
     return render_graph_set(*i, problem.name() == "mis", solution, before, title);
   throw Error("no picture for problem '" + std::string(problem.name()) + "'");

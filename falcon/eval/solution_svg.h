@@ -8,8 +8,9 @@
 //   TSP / CVRP / OP: edges the repaired solution has and the raw one lacks (repair_changes.h), dashed red;
 //   MIS / MVC:       vertices repair added (red ring) or removed (dashed red circle);
 //   PFSP:            jobs repair inserted (bars outlined red);
-//   JSSP:            nothing: repair reorders operations on machines, and a reordering has no
-//                    one mark on a Gantt chart that reads well; the title says "repaired".
+//   JSSP:            operations repair inserted or moved (bars outlined red): on each machine,
+//                    those outside a longest common subsequence of the raw and repaired orders.
+// A JSSP sequence with no timetable is drawn as repair makes it, marked the same way.
 #include <string>
 
 #include "falcon/problems/problem.h"

@@ -92,5 +92,34 @@ TEST(RepairChanges, PfspOutlinesTheJobsRepairInserted) {
   EXPECT_NE(svg.find("job inserted by repair (3)"), std::string::npos);
 }
 
+TEST(RepairChanges, ItemsPlacedByRepairAreOutsideALongestCommonSubsequence) {
+  const Solution raw{{{2, 0, 1}, {0, 0, 5}}};
+  const Solution repaired{{{0, 1, 2}, {0, 1, 2}, {1, 0}}};
+  // List 0: [0, 1] is kept in order, 2 moved; list 1: only one 0 matches; list 2 has no raw list.
+  const std::vector<std::pair<int, int>> want{{0, 2}, {1, 1}, {1, 2}, {2, 0}, {2, 1}};
+  EXPECT_EQ(items_placed_by_repair(raw, repaired), want);
+  EXPECT_TRUE(items_placed_by_repair(repaired, repaired).empty());
+}
+
+TEST(RepairChanges, JsspOutlinesTheOperationsRepairInsertedOrMoved) {
+  const auto& jssp = problems::problem_by_name("jssp");
+  problems::GenerateOptions options;
+  options.n = 4;
+  options.params["m"] = "3";
+  const auto inst = jssp.generate(options, 1);
+  // Machine 1 lacks job 3 and repeats job 0; machine 3 is missing altogether.
+  const Solution raw{{{0, 1, 2, 3}, {0, 0, 1, 2}}};
+  const Solution repaired = jssp.repair(*inst, raw);
+  ASSERT_TRUE(jssp.feasible(*inst, repaired));
+  const auto placed = items_placed_by_repair(raw, repaired);
+  ASSERT_GE(placed.size(), 1u + 4u);  // job 3 on machine 1, all four jobs on machine 2
+  const std::string svg = render_solution_svg(jssp, *inst, repaired, "t", &raw);
+  EXPECT_EQ(count(svg, "class=\"repair-added\""), static_cast<int>(placed.size()));
+  EXPECT_NE(svg.find("operation inserted or moved by repair (" + std::to_string(placed.size()) + ")"),
+            std::string::npos);
+  // The raw sequence alone (no timetable) is drawn as repair makes it, with the same marks.
+  EXPECT_EQ(render_solution_svg(jssp, *inst, raw, "t"), svg);
+}
+
 }  // namespace
 }  // namespace falcon::eval

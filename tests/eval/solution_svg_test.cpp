@@ -41,6 +41,8 @@ TEST(SolutionSvg, GanttHasOneBarPerOperation) {
   const auto s = solvers::solver_by_name("jssp", "spt").solve(*inst, {});
   const std::string svg = render_solution_svg(jssp, *inst, s, "x");
   EXPECT_EQ(count(svg, "<rect x="), 4 * 3);
+  // The page ends below the chart's three rows (40 px each), not at the route maps' 640 px.
+  EXPECT_NE(svg.find("height=\"224\""), std::string::npos) << svg.substr(0, 120);
 }
 
 }  // namespace
