@@ -4,6 +4,7 @@
 #                      data data/<p>.h5; paper: runs/paper/<recipe>_<p>/final and data/<p>_paper.h5
 #   PROBLEMS="tsp cvrp"  only these of the table's problems (default: all of them)
 #   THREADS=1          falcon_eval / falcon_datagen threads (default 0 = every core)
+#   LIMIT=20           the first LIMIT test instances of each problem (default 0 = all of them)
 #   BUILD=build        where the programs are (e.g. BUILD=/path/to/build)
 #   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
 # Argument of run.sh: --collect-only rebuilds the results from what is on disk and runs nothing.
@@ -16,6 +17,8 @@ EXP=$(basename "$(dirname "$0")")          # e.g. table1_main: names this experi
 SCALE=${SCALE:-small}
 BUILD=${BUILD:-build}
 THREADS=${THREADS:-0}
+LIMIT=${LIMIT:-0}
+case "$LIMIT" in ''|*[!0-9]*) echo "$EXP: LIMIT=$LIMIT: give a count of test instances (0 = all)" >&2; exit 2 ;; esac
 PY=${PY:-/usr/bin/python3}                  # Debian's, where python3-yaml is (falcon_sweep needs it)
 case "$SCALE" in
   small) MODELS=${MODELS:-runs}; DATA_SUFFIX=""; RESULTS=results ;;
@@ -86,6 +89,8 @@ stop_if_missing() {
   [ ${#MISSING[@]} -eq 0 ] && return 0
   local line
   for line in "${MISSING[@]}"; do echo "$EXP: $line" >&2; done
+  [ "$SCALE" = small ] && [ "$MODELS" = runs ] && printf '%s\n' "${MISSING[@]}" | grep -q "no trained model" &&
+    echo "$EXP: (experiments/common/train_models.sh trains every model the tables read at this scale)" >&2
   exit 1
 }
 
@@ -94,7 +99,7 @@ stop_if_missing() {
 # setting anyway; so a later run with another THREADS (fig_repair after Table 1) keeps the first.
 sweep_threads() {
   local old
-  old=$(sed -n 's/^overrides: \[threads=\([0-9]*\)\]$/\1/p' "$1/sweep.yaml" 2>/dev/null || true)
+  old=$(sed -n 's/^overrides: \[threads=\([0-9]*\)[],].*$/\1/p' "$1/sweep.yaml" 2>/dev/null || true)
   if [ -n "$old" ] && [ "$old" != "$THREADS" ]; then
     echo "$EXP: $1 was started with THREADS=$old and keeps it (delete that folder to start it over)" >&2
     echo "$old"
@@ -110,7 +115,7 @@ run_sweep() {
   local name=$1 template=$2 eval=$3 recipe=$4; shift 4
   local out=$RUNS/$name
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
-    THREADS="$(sweep_threads "$out")" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
+    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.
   "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1
@@ -118,12 +123,12 @@ run_sweep() {
 
 # build_results KEY [SCALE_TEXT]: results.{md,tex,csv} of this experiment (results_paper.* at
 # SCALE=paper). The command written into them carries the settings that change the numbers:
-# SCALE, PROBLEMS, THREADS (times) and the run.sh's own (EXTRA_ENV, e.g. Table 2's ROWS).
+# SCALE, PROBLEMS, THREADS (times), LIMIT and the run.sh's own (EXTRA_ENV, e.g. Table 2's ROWS).
 build_results() {
   local key=$1 scale_text=${2:-$SCALE} command="" v
-  for v in SCALE PROBLEMS THREADS ${EXTRA_ENV:-}; do
+  for v in SCALE PROBLEMS THREADS LIMIT ${EXTRA_ENV:-}; do
     [ -z "${!v:-}" ] && continue
-    [ "$v" = THREADS ] && [ "${!v}" = 0 ] && continue
+    case "$v" in THREADS|LIMIT) [ "${!v}" = 0 ] && continue ;; esac
     case "${!v}" in *" "*) command+="$v=\"${!v}\" " ;; *) command+="$v=${!v} " ;; esac
   done
   command+="experiments/$EXP/run.sh"

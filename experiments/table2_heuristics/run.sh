@@ -17,6 +17,7 @@ P=$(problems_of "tsp cvrp pfsp jssp")
 ROWS=${ROWS:-all}
 case "$ROWS" in all|heuristics) ;; *) echo "$EXP: ROWS=$ROWS: give ROWS=all or ROWS=heuristics" >&2; exit 2 ;; esac
 T2_COUNT=${T2_COUNT:-$([ "$SCALE" = paper ] && echo 100 || echo 30)}
+[ "$LIMIT" = 0 ] || { echo "$EXP: LIMIT=$LIMIT: Table 2 sets its instance count with T2_COUNT" >&2; exit 2; }
 T2DATA=$RUNS/table2_data
 EXTRA_ENV="ROWS T2_COUNT"   # both change what the results hold: named in their command line
 if [ "$COLLECT_ONLY" = 0 ]; then

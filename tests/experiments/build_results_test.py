@@ -260,7 +260,7 @@ class Templates(unittest.TestCase):
     def test_templates_expand_to_valid_sweeps(self):
         import falcon_sweep
         values = {"BUILD": "build", "EVAL": "experiments/table1_main/eval_falcon.yaml", "OUT": "runs/x",
-                  "THREADS": "1", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": ""}
+                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": ""}
         with tempfile.TemporaryDirectory() as tmp:
             for template, given, points in (
                     ("experiments/common/problems.sweep.yaml", values, list(specs.PROBLEMS)),
@@ -276,8 +276,9 @@ class Templates(unittest.TestCase):
                 sweep = falcon_sweep.load_sweep(path, check_files=False)
                 names = [p.name for p in falcon_sweep.expand(sweep)]
                 self.assertEqual(sorted(names), sorted(points), template)
-        self.assertIn("model.path=runs/bopo_tsp/final", falcon_sweep.expand(
-            falcon_sweep.load_sweep(self._expanded(values), check_files=False))[0].overrides)
+        overrides = falcon_sweep.expand(falcon_sweep.load_sweep(self._expanded(values), check_files=False))[0].overrides
+        self.assertIn("model.path=runs/bopo_tsp/final", overrides)
+        self.assertIn("data.limit=20", overrides)
 
     def _expanded(self, values):
         path = os.path.join(tempfile.mkdtemp(), "s.yaml")
@@ -319,7 +320,7 @@ class Configs(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "s"))
             with open(os.path.join(tmp, "s", "sweep.yaml"), "w") as f:
-                f.write("program: x\noverrides: [threads=1]\n")
+                f.write("program: x\noverrides: [threads=1, data.limit=20]\n")
             script = f"source experiments/common/lib.sh; sweep_threads {tmp}/s; sweep_threads {tmp}/new"
             r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=dict(os.environ, THREADS="0"),
                                capture_output=True, text=True)
