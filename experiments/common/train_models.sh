@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Trains the models the tables read at SCALE=small, runs/{sft,bopo,grpo,foarl}_<p>/final, with the
+# repository's CPU recipes. Per problem p the SFT recipe runs once (configs/sft_<p>.yaml ->
+# runs/sft_<p>); BOPO, GRPO and FOARL then each train only their own stage from its last SFT
+# checkpoint: the paper's "same SFT checkpoint" for every method, and one SFT stage a problem
+# instead of four.
+#   experiments/common/train_models.sh                        # 7 problems, two at a time, 1 thread each
+#   tail -f runs/train_models.log                             # with nohup ... >runs/train_models.log &
+#   PROBLEMS="tsp cvrp" RECIPES="sft bopo" experiments/common/train_models.sh
+# Environment (all optional):
+#   PROBLEMS   default "mis mvc cvrp pfsp jssp op tsp", longest first (measured SFT: MIS ~35 min,
+#              TSP ~7 min on one thread); a free slot takes the next problem
+#   RECIPES    default "sft bopo grpo foarl"; bopo / grpo / foarl need sft (run earlier or here)
+#   JOBS=2     problems trained at once; THREADS=1 intra-op threads each (2-core machine: OpenMP
+#              threads stall on a busy core, so two one-thread runs beat one two-thread run)
+#   EVAL_INSTANCES=50  held-out instances each run evaluates after its stage (a progress check;
+#              the tables evaluate the models themselves)
+#   BUILD=build, MODELS=runs
+# Resumable: a model whose final/ exists is skipped, an interrupted one continues from its last
+# checkpoint (falcon_train --resume). Each run's output goes to MODELS/logs/<recipe>_<p>.log.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+
+PROBLEMS=${PROBLEMS:-"mis mvc cvrp pfsp jssp op tsp"}
+RECIPES=${RECIPES:-"sft bopo grpo foarl"}
+JOBS=${JOBS:-2}
+THREADS=${THREADS:-1}
+EVAL_INSTANCES=${EVAL_INSTANCES:-50}
+BUILD=${BUILD:-build}
+MODELS=${MODELS:-runs}
+TRAIN=$BUILD/train/falcon_train
+SFT_STEPS=400   # the SFT recipes' stage length: the checkpoint the other recipes start from
+
+[ -x "$TRAIN" ] || { echo "train_models: no program at $TRAIN: build the project (tools/build.sh build) or set BUILD" >&2; exit 1; }
+for p in $PROBLEMS; do
+  [ -f "configs/sft_$p.yaml" ] || { echo "train_models: PROBLEMS names '$p', which has no configs/sft_$p.yaml" >&2; exit 2; }
+done
+for r in $RECIPES; do
+  case "$r" in sft|bopo|grpo|foarl) ;; *) echo "train_models: RECIPES names '$r' (known: sft bopo grpo foarl)" >&2; exit 2 ;; esac
+done
+mkdir -p "$MODELS/logs"
+
+# train RECIPE P: one falcon_train run, skipped when its final/ is there.
+train() {
+  local recipe=$1 p=$2 out=$MODELS/$1_$2 log=$MODELS/logs/$1_$2.log start=$SECONDS
+  local args=(threads="$THREADS" eval.instances="$EVAL_INSTANCES" output_dir="$out")
+  if [ -f "$out/final/config.json" ]; then echo "train_models: $recipe $p: done before ($out/final)"; return 0; fi
+  if [ "$recipe" = sft ]; then
+    args=("configs/sft_$p.yaml" "${args[@]}")
+  else
+    local sft=$MODELS/sft_$p
+    [ -f "$sft/final/config.json" ] || { echo "train_models: $recipe $p needs $sft/final: add sft to RECIPES" >&2; return 1; }
+    # bopo_<p>.yaml exists per problem; GRPO and FOARL have the TSP recipe, run on p's data.
+    local config=configs/bopo_$p.yaml
+    [ "$recipe" != bopo ] && config=configs/${recipe}_tsp.yaml
+    args=("$config" "${args[@]}" data.config="configs/data/$p.yaml"
+          init.checkpoint="$sft/checkpoints/step_$SFT_STEPS" init.start_stage=1 tokenizer.path="$sft/tokenizer.model")
+  fi
+  echo "train_models: $recipe $p: started ($log)"
+  if "$TRAIN" "${args[@]}" --resume >"$log" 2>&1; then
+    echo "train_models: $recipe $p: done in $((SECONDS - start)) s"
+  else
+    echo "train_models: $recipe $p: FAILED after $((SECONDS - start)) s; the end of $log:" >&2
+    tail -n 5 "$log" >&2
+    return 1
+  fi
+}
+
+# One problem's recipes in order; a failure skips the rest of that problem, not the others.
+problem() {
+  local r
+  for r in $RECIPES; do train "$r" "$1" || return 1; done
+}
+
+# JOBS problems at a time, each taken by the first free slot (xargs -P); xargs exits 123 when
+# any problem failed.
+export -f train problem
+export RECIPES THREADS EVAL_INSTANCES MODELS TRAIN SFT_STEPS
+rc=0
+printf '%s\n' $PROBLEMS | xargs -P "$JOBS" -I{} bash -c 'problem "$1"' _ {} || rc=1
+echo "train_models: finished in $SECONDS s$([ $rc = 0 ] || echo ', with failures (see above)')"
+exit $rc
