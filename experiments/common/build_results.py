@@ -25,9 +25,11 @@ from specs import TABLE_SPECS  # noqa: E402
 
 SCALES = {
     "small": "small: the CPU recipes' models (configs/<recipe>_<p>.yaml: cpu_small, 5.8M parameters, "
-             "SFT 400 steps then 60 steps of BOPO / GRPO / FOARL, trained on configs/data/<p>.yaml) "
-             "evaluated on that file's 100 test instances (TSP / OP / CVRP / PFSP n 10-30, MIS / MVC 50-100, "
-             "JSSP 6-15); the models and data each point used are listed under Runs.",
+             "SFT 400 steps, then 60 steps of BOPO / GRPO / FOARL each from the same SFT checkpoint "
+             "(experiments/common/train_models.sh), trained on configs/data/<p>.yaml) evaluated on that "
+             "file's test instances (TSP / OP / CVRP / PFSP n 10-30, MIS / MVC 50-100, JSSP 6-15): all 100, "
+             "or the first LIMIT when the command sets it; the models, data and instance count of each point "
+             "are listed under Runs.",
     "paper": "paper: models trained at the paper's scale into runs/paper/<recipe>_<p>/final (Table 7's "
              "settings, configs/data/<p>_paper.yaml: 500K training instances) evaluated on the 100 test "
              "instances of configs/data/<p>_paper.yaml; the models and data each point used are listed under Runs.",
