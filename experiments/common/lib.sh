@@ -5,6 +5,8 @@
 #   PROBLEMS="tsp cvrp"  only these of the table's problems (default: all of them)
 #   THREADS=1          falcon_eval / falcon_datagen threads (default 0 = every core)
 #   LIMIT=20           the first LIMIT test instances of each problem (default 0 = all of them)
+#   SKIP_MISSING=1     run the points whose models exist and leave the others "not run" (each
+#                      one skipped is named), instead of stopping before anything runs
 #   BUILD=build        where the programs are (e.g. BUILD=/path/to/build)
 #   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
 # Argument of run.sh: --collect-only rebuilds the results from what is on disk and runs nothing.
@@ -34,6 +36,8 @@ case "${1:-}" in
   *) echo "$EXP: unknown argument '$1' (the only one is --collect-only; settings are environment variables)" >&2; exit 2 ;;
 esac
 MISSING=()      # one line per missing prerequisite, printed together by stop_if_missing
+SKIPPED=()      # with SKIP_MISSING=1: the missing models, named but not fatal
+SKIP_MISSING=${SKIP_MISSING:-0}
 SWEEP_FAILED=0
 
 # The problems to run: the table's own ($1), narrowed by PROBLEMS when given.
@@ -72,8 +76,12 @@ need_program() {  # $1: path under BUILD
 need_models() {  # $1 recipe, then problems
   local recipe=$1 p; shift
   for p in "$@"; do
-    [ -f "$(model_dir "$recipe" "$p")/config.json" ] ||
+    [ -f "$(model_dir "$recipe" "$p")/config.json" ] && continue
+    if [ "$SKIP_MISSING" = 1 ]; then
+      SKIPPED+=("no trained model at $(model_dir "$recipe" "$p"), its points not run: $(train_hint "$recipe" "$p")")
+    else
       MISSING+=("no trained model at $(model_dir "$recipe" "$p"): $(train_hint "$recipe" "$p")")
+    fi
   done
 }
 
@@ -86,8 +94,9 @@ need_data() {  # problems; the test split every model row reads
 }
 
 stop_if_missing() {
-  [ ${#MISSING[@]} -eq 0 ] && return 0
   local line
+  for line in "${SKIPPED[@]}"; do echo "$EXP: skipped: $line" >&2; done
+  [ ${#MISSING[@]} -eq 0 ] && return 0
   for line in "${MISSING[@]}"; do echo "$EXP: $line" >&2; done
   [ "$SCALE" = small ] && [ "$MODELS" = runs ] && printf '%s\n' "${MISSING[@]}" | grep -q "no trained model" &&
     echo "$EXP: (experiments/common/train_models.sh trains every model the tables read at this scale)" >&2
@@ -113,7 +122,12 @@ sweep_threads() {
 # and two experiments that name the same sweep (fig_repair reads table1_falcon) share its points.
 run_sweep() {
   local name=$1 template=$2 eval=$3 recipe=$4; shift 4
-  local out=$RUNS/$name
+  local out=$RUNS/$name p have=()
+  if [ "$SKIP_MISSING" = 1 ]; then  # only the problems whose model is there (need_models named the rest)
+    for p in "$@"; do [ -f "$(model_dir "$recipe" "$p")/config.json" ] && have+=("$p"); done
+    [ ${#have[@]} -eq 0 ] && { echo "$EXP: sweep $name: no $recipe model of $*, nothing to run" >&2; return 0; }
+    set -- "${have[@]}"
+  fi
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
     THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
   echo "$EXP: sweep $name ($*): $out" >&2

@@ -327,6 +327,27 @@ class Configs(unittest.TestCase):
         self.assertEqual(r.stdout.split(), ["1", "0"], r.stderr)
         self.assertIn("was started with THREADS=1 and keeps it", r.stderr)
 
+    def test_skip_missing_runs_only_the_problems_with_a_model(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "m", "bopo_tsp", "final"))
+            open(os.path.join(tmp, "m", "bopo_tsp", "final", "config.json"), "w").close()
+            calls = os.path.join(tmp, "calls")
+            fake_py = os.path.join(tmp, "py")  # stands in for python3: records what the sweep tools were asked
+            with open(fake_py, "w") as f:
+                f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
+            os.chmod(fake_py, 0o755)
+            script = ("source experiments/common/lib.sh; need_models bopo tsp cvrp; stop_if_missing; "
+                      "run_sweep s t.yaml e.yaml bopo tsp cvrp; run_sweep s2 t.yaml e.yaml grpo tsp")
+            env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
+                       PY=fake_py)
+            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(calls) as f:
+                sweeps = [line.split() for line in f if "falcon_sweep.py" in line]
+        self.assertEqual(sweeps, [["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp"]])
+        self.assertIn(f"skipped: no trained model at {tmp}/m/bopo_cvrp/final, its points not run", r.stderr)
+        self.assertIn("sweep s2: no grpo model of tsp, nothing to run", r.stderr)
+
     def test_a_missing_model_is_one_line_naming_the_command(self):
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "build", "eval"))
