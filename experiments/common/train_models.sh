@@ -15,6 +15,10 @@
 #              threads stall on a busy core, so two one-thread runs beat one two-thread run)
 #   EVAL_INSTANCES=50  held-out instances each run evaluates after its stage (a progress check;
 #              the tables evaluate the models themselves)
+#   RL_OVERRIDES   extra key=value overrides for the BOPO / GRPO / FOARL runs, e.g.
+#              "stages[1].batch_size=2 stages[1].grad_accum=4": the same 8 instances a step in 4
+#              micro-batches. FOARL on MIS / MVC (64 sequences of ~1,100 tokens a step, every one
+#              with a gradient) held 10 GB in one step; two such runs at once do not fit 24 GB.
 #   BUILD=build, MODELS=runs
 # Resumable: a model whose final/ exists is skipped, an interrupted one continues from its last
 # checkpoint (falcon_train --resume). Each run's output goes to MODELS/logs/<recipe>_<p>.log.
@@ -27,6 +31,7 @@ RECIPES=${RECIPES:-"sft bopo grpo foarl"}
 JOBS=${JOBS:-2}
 THREADS=${THREADS:-1}
 EVAL_INSTANCES=${EVAL_INSTANCES:-50}
+RL_OVERRIDES=${RL_OVERRIDES:-}
 BUILD=${BUILD:-build}
 MODELS=${MODELS:-runs}
 TRAIN=$BUILD/train/falcon_train
@@ -56,6 +61,9 @@ train() {
     [ "$recipe" != bopo ] && config=configs/${recipe}_tsp.yaml
     args=("$config" "${args[@]}" data.config="configs/data/$p.yaml"
           init.checkpoint="$sft/checkpoints/step_$SFT_STEPS" init.start_stage=1 tokenizer.path="$sft/tokenizer.model")
+    local extra
+    read -r -a extra <<<"$RL_OVERRIDES"
+    args+=("${extra[@]}")
   fi
   echo "train_models: $recipe $p: started ($log)"
   if "$TRAIN" "${args[@]}" --resume >"$log" 2>&1; then
@@ -76,7 +84,7 @@ problem() {
 # JOBS problems at a time, each taken by the first free slot (xargs -P); xargs exits 123 when
 # any problem failed.
 export -f train problem
-export RECIPES THREADS EVAL_INSTANCES MODELS TRAIN SFT_STEPS
+export RECIPES THREADS EVAL_INSTANCES RL_OVERRIDES MODELS TRAIN SFT_STEPS
 rc=0
 printf '%s\n' $PROBLEMS | xargs -P "$JOBS" -I{} bash -c 'problem "$1"' _ {} || rc=1
 echo "train_models: finished in $SECONDS s$([ $rc = 0 ] || echo ', with failures (see above)')"
