@@ -106,15 +106,19 @@ def plot_repair(data, path):
         a.set_title(title)
         a.set_ylabel(ylabel)
         if len(columns) > 1:
-            a.legend(fontsize=8, loc="upper center", ncol=len(columns))
+            # at most two a row: three side by side are wider than the panel and cover its ticks
+            a.legend(fontsize=8, loc="upper center", ncol=min(2, len(columns)))
 
     bars(ax[0][0], [("feasible before repair, samples (%)", "samples before repair"),
                     ("feasible before repair, delivered (%)", "delivered before repair"),
                     ("feasible (%)", "delivered after repair")], "(a) Feasibility", "%")
-    ax[0][0].set_ylim(0, 125)  # room above 100% for the legend
+    ax[0][0].set_ylim(0, 140)  # room above 100% for the legend's two rows
+    ax[0][0].set_yticks(range(0, 101, 20))
     bars(ax[0][1], [("gap (%)", "gap")], "(b) Optimality gap (adaptive)", "%")
     bars(ax[1][0], [("repair frequency, samples (%)", "repair frequency (samples)"),
                     ("repair time share (%)", "repair time (% of total)")], "(c) Repair frequency and cost", "%")
+    ax[1][0].set_ylim(0, 125)  # frequencies reach 100%: room for the legend above them
+    ax[1][0].set_yticks(range(0, 101, 20))
     pts = [(data[p]["repair frequency, samples (%)"], data[p]["repair time share (%)"], PROBLEM_NAMES[p])
            for p in probs if data[p]["repair time share (%)"] is not None]
     a = ax[1][1]
