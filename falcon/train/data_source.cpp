@@ -18,8 +18,9 @@ data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
   return spec;
 }
 
-std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress) {
-  const auto spec = read_spec(path, data);
+std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress, int threads) {
+  auto spec = read_spec(path, data);
+  if (spec.threads == 0) spec.threads = threads;  // not an identity key: the file is the same
   if (!data::dataset_current(spec)) {
     if (progress) std::fprintf(stderr, "data: making %s from %s\n", spec.output.c_str(), path.c_str());
     data::run_datagen(spec, {progress});
@@ -29,9 +30,9 @@ std::string ensure_dataset(const std::string& path, const DataSpec& data, bool p
 
 }  // namespace
 
-std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress) {
+std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress, int threads) {
   std::vector<std::string> paths;
-  for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress));
+  for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress, threads));
   return paths;
 }
 

@@ -14,8 +14,9 @@ namespace falcon::train {
 
 // Runs falcon_datagen's work for each of data.configs (+ overrides) unless its file is complete
 // and was made by that config with those split counts (a grown count extends the file; another
-// config is refused, naming the key); returns the dataset paths in the same order.
-std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress);
+// config is refused, naming the key); returns the dataset paths in the same order. Labels on
+// `threads` cores (the recipe's `threads`; 0 = all) unless the data config sets its own.
+std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress, int threads = 0);
 
 // The same paths, for the ranks that wait while rank 0 runs ensure_datasets: throws
 // falcon::Error when a file is missing or incomplete (output_dir not shared between ranks).

@@ -175,7 +175,8 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   std::string tokenizer_path;
   if (main) {
     fs::create_directories(recipe.output_dir);
-    dataset_paths = ensure_datasets(recipe.data, progress);
+    // A user who limited `threads` (two runs side by side) gets the same limit for labelling.
+    dataset_paths = ensure_datasets(recipe.data, progress, recipe.threads);
     tokenizer_path = ensure_tokenizer(recipe, dataset_paths, options.tokenizer_tool, progress);
   }
   dist.barrier();

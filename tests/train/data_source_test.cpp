@@ -53,5 +53,13 @@ TEST_F(DataSourceTest, FileFromAnotherConfigIsRefusedNamingTheKey) {
   EXPECT_EQ(train_size(), 3);  // nothing already written is lost
 }
 
+// Two runs side by side with `threads: 1` each must not label on every core each.
+TEST_F(DataSourceTest, LabelsOnTheRecipesThreads) {
+  ::testing::internal::CaptureStderr();
+  ensure_datasets(spec(3, "5, 6"), true, 1);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("on 1 threads"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace falcon::train
