@@ -189,7 +189,9 @@ def plot_compare(data, path):
         a.set_title(title)
         a.set_ylabel("%")
         a.legend(fontsize=8, loc="upper center", ncol=2)
-    ax[0][1].set_ylim(0, 125)  # feasibility: room above 100% for the legend
+    for a in (ax[0][1], ax[1][0]):  # feasibility and gap-with-infeasible reach 100%: room for the legend
+        a.set_ylim(0, 125)
+        a.set_yticks(range(0, 101, 20))
     a = ax[1][1]
     a.bar(x, [data[p]["relative gap improvement (%)"] or 0 for p in probs])
     a.axhline(0, color="black", linewidth=0.8)
