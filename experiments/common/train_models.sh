@@ -8,11 +8,12 @@
 #   tail -f runs/train_models.log                             # with nohup ... >runs/train_models.log &
 #   PROBLEMS="tsp cvrp" RECIPES="sft bopo" experiments/common/train_models.sh
 # Environment (all optional):
-#   PROBLEMS   default "mis mvc cvrp pfsp jssp op tsp", longest first (measured SFT: MIS ~35 min,
-#              TSP ~7 min on one thread); a free slot takes the next problem
+#   PROBLEMS   default "mis mvc cvrp pfsp jssp op tsp", longest first (measured SFT on one thread,
+#              two runs at once: MIS 34 min, TSP 12 min); a free slot takes the next problem
 #   RECIPES    default "sft bopo grpo foarl"; bopo / grpo / foarl need sft (run earlier or here)
 #   JOBS=2     problems trained at once; THREADS=1 intra-op threads each (2-core machine: OpenMP
-#              threads stall on a busy core, so two one-thread runs beat one two-thread run)
+#              threads stall on a busy core, so two one-thread runs beat one two-thread run; with
+#              THREADS=0 each run takes every core)
 #   EVAL_INSTANCES=50  held-out instances each run evaluates after its stage (a progress check;
 #              the tables evaluate the models themselves)
 #   RL_OVERRIDES   extra key=value overrides for the BOPO / GRPO / FOARL runs, e.g.
