@@ -36,7 +36,6 @@ RL_OVERRIDES=${RL_OVERRIDES:-}
 BUILD=${BUILD:-build}
 MODELS=${MODELS:-runs}
 TRAIN=$BUILD/train/falcon_train
-SFT_STEPS=400   # the SFT recipes' stage length: the checkpoint the other recipes start from
 
 [ -x "$TRAIN" ] || { echo "train_models: no program at $TRAIN: build the project (tools/build.sh build) or set BUILD" >&2; exit 1; }
 for p in $PROBLEMS; do
@@ -60,8 +59,12 @@ train() {
     # bopo_<p>.yaml exists per problem; GRPO and FOARL have the TSP recipe, run on p's data.
     local config=configs/bopo_$p.yaml
     [ "$recipe" != bopo ] && config=configs/${recipe}_tsp.yaml
+    # The SFT run's newest checkpoint is the end of its one stage, whatever its step count.
+    local ckpt
+    ckpt=$(ls -d "$sft"/checkpoints/step_* 2>/dev/null | sort -V | tail -n 1)
+    [ -n "$ckpt" ] || { echo "train_models: $recipe $p: no checkpoint under $sft/checkpoints" >&2; return 1; }
     args=("$config" "${args[@]}" data.config="configs/data/$p.yaml"
-          init.checkpoint="$sft/checkpoints/step_$SFT_STEPS" init.start_stage=1 tokenizer.path="$sft/tokenizer.model")
+          init.checkpoint="$ckpt" init.start_stage=1 tokenizer.path="$sft/tokenizer.model")
     local extra
     read -r -a extra <<<"$RL_OVERRIDES"
     args+=("${extra[@]}")
@@ -85,7 +88,7 @@ problem() {
 # JOBS problems at a time, each taken by the first free slot (xargs -P); xargs exits 123 when
 # any problem failed.
 export -f train problem
-export RECIPES THREADS EVAL_INSTANCES RL_OVERRIDES MODELS TRAIN SFT_STEPS
+export RECIPES THREADS EVAL_INSTANCES RL_OVERRIDES MODELS TRAIN
 rc=0
 printf '%s\n' $PROBLEMS | xargs -P "$JOBS" -I{} bash -c 'problem "$1"' _ {} || rc=1
 echo "train_models: finished in $SECONDS s$([ $rc = 0 ] || echo ', with failures (see above)')"
