@@ -28,6 +28,7 @@ case "$SCALE" in
   *) echo "$EXP: SCALE=$SCALE: give SCALE=small or SCALE=paper" >&2; exit 2 ;;
 esac
 DATA_PREFIX=data/
+MORE_OVERRIDES=""  # ", key=value, ..." for every falcon_eval point of run_sweep (Table 2: data.over_context=skip)
 RUNS=${RUNS:-runs/experiments/$SCALE}
 COLLECT_ONLY=0
 case "${1:-}" in
@@ -129,7 +130,8 @@ run_sweep() {
     set -- "${have[@]}"
   fi
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
-    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX"
+    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX" \
+    MORE_OVERRIDES="$MORE_OVERRIDES"
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.
   "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1

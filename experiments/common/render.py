@@ -14,7 +14,11 @@ LEGEND = ("Each cell: *paper / ours*. *quoted*: a row quoted from the paper (hos
           "experiment has not been run at this scale (the command is above). *failed* / "
           "*interrupted*: the point's log.txt says why. *no instances*: none of the run's instances "
           "falls in this bucket. *not available*: a method this project does not have. "
-          "*(k of 7)*: a mean over only the k problems that were run. *ours*: a row the paper does not have.")
+          "*(k of 7)*: a mean over only the k problems that were run; in a size bucket, *(k of m)*: a mean "
+          "gap over only k of its m instances, the others having no feasible solution or not fitting the "
+          "model's context (prompt + solution; the point's summary.json lists them). *none feasible*: "
+          "instances ran, none has a feasible solution. *over context*: no instance of the bucket fits the "
+          "model's context. *ours*: a row the paper does not have.")
 
 
 def _status_line(points):

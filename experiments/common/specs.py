@@ -16,6 +16,7 @@ SWEEPS = {
     "table1_grpo": ("experiments/table1_main/eval_grpo.yaml", "grpo"),
     "table1_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
     "table1_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
+    "table1_repair": ("experiments/table1_main/eval_repair.yaml", "bopo"),  # the model is not read
     "table2_heuristics": ("experiments/table2_heuristics/eval_heuristics.yaml", None),
     "table2_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
     "table2_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
@@ -50,7 +51,11 @@ def _summary(p, row, field, scale=1.0):
 
 def _cell(p, row, field, fmt, scale=1.0):
     v = _summary(p, row, field, scale)
-    return v if isinstance(v, C.Cell) else C.number(v, fmt)
+    if isinstance(v, C.Cell):
+        return v
+    if v is None and field == "gap_feasible" and not p.row(row).get("feasible"):
+        return C.Cell(C.NONE_FEASIBLE, None, C.NONE_FEASIBLE)  # instances ran; no answer had a gap
+    return C.number(v, fmt)
 
 
 # ---------------------------------------------------------------- Table 1
@@ -78,6 +83,13 @@ def table1(runs):
             times.append(_cell(point, row, "seconds", C.seconds))
         line.append(C.mean_of(times, C.seconds, len(PROBLEMS)))  # the paper's one time per method
         out.rows[(0, paper_row)] = line
+    line, times = [], []
+    for p in PROBLEMS:
+        point = out.point(runs, "table1_repair", p)
+        line += [_cell(point, "Repair alone", "feasible", C.pct, 100),
+                 _cell(point, "Repair alone", "gap_feasible", C.gap, 100)]
+        times.append(_cell(point, "Repair alone", "seconds", C.seconds))
+    out.extra[0] = [("Repair alone (ours)", line + [C.mean_of(times, C.seconds, len(PROBLEMS))])]
     return out
 
 
@@ -93,6 +105,8 @@ T2_HEURISTICS = {  # paper row -> {problem: (point of table2_heuristics, falcon_
 T2_EXTRA = {  # rows only we have: JSSP dispatching rules beside FIFO (the text names SPT)
     "SPT (ours)": {"jssp": ("jssp.spt", "SPT")},
     "MWKR (ours)": {"jssp": ("jssp.mwkr", "MWKR")},
+    # Repair applied to an empty answer: what the FALCON rows would deliver with no model at all.
+    "Repair alone (ours)": {p: (f"{p}.repair_empty", "Repair alone") for p in ("tsp", "cvrp", "pfsp", "jssp")},
 }
 T2_MODELS = {
     "LLMCoSolver (N=8)": ("table2_foarl", "LLMCoSolver N=8"),
@@ -103,14 +117,30 @@ T2_BLOCKS = (("tsp", "cvrp"), ("pfsp", "jssp"))
 
 
 def _bucket_cells(point, row):
-    """Mean gap (%) per size bucket, Small / Med. / Large, from the instance lines."""
+    """Mean gap (%) per size bucket, Small / Med. / Large, from the instance lines. The mean is over
+    the feasible instances; when that is not every instance of the bucket (an infeasible one, or
+    one left out because it does not fit the model's context), the cell says over how many."""
     if not point.done:
         return [C.why(point.status)] * len(buckets.SIZE_BUCKETS)
-    groups = buckets.group(point.instances(row), lambda line: buckets.size_bucket(line["n"]))
+    by_size = lambda item: buckets.size_bucket(item["n"])  # noqa: E731
+    groups = buckets.group(point.instances(row), by_size)
+    left_out = buckets.group(point.summary().get("over_context", []), by_size)
     out = []
     for name, _, _ in buckets.SIZE_BUCKETS:
-        v = buckets.mean_gap(groups.get(name, []))
-        out.append(C.number(v * 100 if v is not None else None, C.gap))
+        lines, skipped = groups.get(name, []), left_out.get(name, [])
+        feasible = [line for line in lines if line.get("gap") is not None]
+        total = len(lines) + len(skipped)
+        if not lines:
+            status = C.OVER_CONTEXT if skipped else C.NO_INSTANCES
+            out.append(C.Cell(status, None, status))
+        elif not feasible:
+            out.append(C.Cell(C.NONE_FEASIBLE, None, C.NONE_FEASIBLE))
+        else:
+            v = buckets.mean_gap(feasible) * 100
+            if len(feasible) < total:
+                out.append(C.Cell(f"{C.gap(v)} ({len(feasible)} of {total})", v, "partial"))
+            else:
+                out.append(C.number(v, C.gap))
     return out
 
 

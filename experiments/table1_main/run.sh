@@ -19,6 +19,7 @@ if [ "$COLLECT_ONLY" = 0 ]; then
   run_sweep table1_grpo $T experiments/table1_main/eval_grpo.yaml grpo $P
   run_sweep table1_foarl $T experiments/table1_main/eval_foarl.yaml foarl $P
   run_sweep table1_falcon $T experiments/table1_main/eval_falcon.yaml bopo $P
+  run_sweep table1_repair $T experiments/table1_main/eval_repair.yaml bopo $P  # solver rows: instant
 fi
 build_results table1
 finish

@@ -115,6 +115,10 @@ DataSpec read_data(Config& c) {
   require(d.limit >= 0, c, "data.limit", "must be >= 0 (0 = every instance)");
   d.max_new_tokens = static_cast<int>(c.get_int("data.max_new_tokens", 0));
   require(d.max_new_tokens >= 0, c, "data.max_new_tokens", "must be >= 0 (0 = sized from the reference solution)");
+  const std::string over_context = c.get_string("data.over_context", "error");
+  require(over_context == "error" || over_context == "skip", c, "data.over_context",
+          "must be error (stop when an instance does not fit the model's context) or skip (evaluate the others)");
+  d.skip_over_context = over_context == "skip";
   return d;
 }
 

@@ -35,6 +35,7 @@ struct DataSpec {
   std::map<std::string, double> optima;  // instance name -> known optimum (files only)
   std::int64_t limit = 0;            // first `limit` instances; 0 = all
   int max_new_tokens = 0;            // 0 = 2 x the reference solution's tokens + 16
+  bool skip_over_context = false;    // over_context: skip; instances too long for the model are left out
 };
 
 enum class MethodKind { kGreedy, kFixed, kAdaptive, kSolver };

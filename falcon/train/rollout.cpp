@@ -10,10 +10,13 @@ std::string detokenize(const text::Tokenizer& tokenizer, const std::vector<int>&
   return text;
 }
 
-std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
-                                                const std::vector<RolloutItem>& items, const RolloutOptions& options,
-                                                const MaskFactory& masks, sampling::GenerateStats* stats) {
-  if (items.empty()) return {};
+namespace {
+
+// One generate() call for all of `items`: they must fit together (see rollout()).
+std::vector<std::vector<RolloutSample>> rollout_batch(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                                      const std::vector<RolloutItem>& items,
+                                                      const RolloutOptions& options, const MaskFactory& masks,
+                                                      sampling::GenerateStats* stats) {
   const int k = options.samples_per_item;
   std::vector<std::vector<int>> prompts;
   sampling::GenerateOptions generate_options;
@@ -50,6 +53,36 @@ std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const te
     }
     out[seq.prompt].push_back(std::move(sample));
   }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                                const std::vector<RolloutItem>& items, const RolloutOptions& options,
+                                                const MaskFactory& masks, sampling::GenerateStats* stats) {
+  // generate() left-pads every prompt to the longest and gives every row the largest budget, so a
+  // batch needs longest prompt + largest max_new_tokens positions. Items that each fit the model but
+  // not together (a long prompt beside a long answer) go to consecutive batches; sample streams are
+  // keyed by item, so the samples do not depend on the split.
+  const auto max_positions = static_cast<std::size_t>(model->config().max_position_embeddings);
+  std::vector<std::vector<RolloutSample>> out;
+  out.reserve(items.size());
+  std::vector<RolloutItem> batch;
+  std::size_t longest = 0, budget = 0;
+  auto flush = [&] {
+    for (auto& samples : rollout_batch(model, tokenizer, batch, options, masks, stats)) out.push_back(std::move(samples));
+    batch.clear();
+    longest = budget = 0;
+  };
+  for (const auto& item : items) {
+    const std::size_t item_budget = static_cast<std::size_t>(std::max(1, item.max_new_tokens));
+    if (!batch.empty() && std::max(longest, item.prompt.size()) + std::max(budget, item_budget) > max_positions) flush();
+    batch.push_back(item);
+    longest = std::max(longest, item.prompt.size());
+    budget = std::max(budget, item_budget);
+  }
+  if (!batch.empty()) flush();
   return out;
 }
 

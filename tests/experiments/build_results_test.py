@@ -56,14 +56,17 @@ class FakeRuns:
     def __init__(self, root):
         self.root = root
 
-    def point(self, sweep, name, rows, lines=(), status="done"):
+    def point(self, sweep, name, rows, lines=(), status="done", over_context=()):
         d = os.path.join(self.root, sweep, name)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "point.json"), "w") as f:
             json.dump({"overrides": [f"model.path=runs/x_{name}/final", f"data.dataset=data/{name}.h5"]}, f)
         if status == "done":
             with open(os.path.join(d, "summary.json"), "w") as f:
-                json.dump({"data": f"data/{name}.h5:test", "instances": 4, "rows": rows}, f)
+                summary = {"data": f"data/{name}.h5:test", "instances": 4, "rows": rows}
+                if over_context:
+                    summary["over_context"] = [{"instance": f"i{n}", "n": n} for n in over_context]
+                json.dump(summary, f)
             with open(os.path.join(d, "instances.jsonl"), "w") as f:
                 f.writelines(json.dumps(l) + "\n" for l in lines)
             with open(os.path.join(d, "done"), "w") as f:
@@ -158,6 +161,14 @@ class Tables(unittest.TestCase):
         self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "Time (s)")["status"], "partial")
         self.assertEqual(self.cell(rows, "GRPO", "Time (s)")["ours"], "not run")
 
+    def test_table1_gap_without_a_feasible_answer_says_so(self):
+        self.fake.point("table1_foarl", "cvrp", [summary_row("LLMCoSolver N=1", feasible=0.0, gap_feasible=None),
+                                                 summary_row("LLMCoSolver N=8")])
+        rows, _ = self.build("table1")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=1)", "CVRP Fea.(%)")["ours"], "0")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=1)", "CVRP Gap(%)")["ours"], "none feasible")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=8)", "CVRP Gap(%)")["ours"], "5.00")
+
     def test_table2_means_by_size_bucket(self):
         lines = [instance("NEH", 12, 0.01), instance("NEH", 25, 0.03), instance("NEH", 50, 0.05)]
         self.fake.point("table2_heuristics", "pfsp.neh", [summary_row("NEH")], lines)
@@ -169,6 +180,26 @@ class Tables(unittest.TestCase):
         self.assertEqual(self.cell(rows, "OR-Tools", "TSP Small")["ours"], "not available")
         self.assertEqual(self.cell(rows, "FIFO", "JSSP Large")["ours"], "not run")
         self.assertEqual(self.cell(rows, "MWKR (ours)", "JSSP Small")["kind"], "ours")
+
+    def test_table2_says_over_how_many_instances_a_bucket_mean_is(self):
+        row = "FALCON adaptive"
+        lines = [instance(row, 12, 0.02), instance(row, 20, 0.04),          # Small: both feasible
+                 instance(row, 45, 0.10), instance(row, 50, None),          # Med.: one of two feasible ...
+                 instance("FALCON N=8", 80, 0.5)]                           # (another row's line)
+        self.fake.point("table2_falcon", "jssp", [summary_row("FALCON N=8"), summary_row(row)], lines,
+                        over_context=(55, 75, 90))                          # ... + one left out; Large: all
+        self.fake.point("table2_foarl", "tsp", [summary_row("LLMCoSolver N=8")],
+                        [instance("LLMCoSolver N=8", 15, None), instance("LLMCoSolver N=8", 50, 0.3)])
+        rows, md = self.build("table2")
+        self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "JSSP Small")["ours"], "3.00")
+        med = self.cell(rows, "FALCON (Adaptive)", "JSSP Med.")
+        self.assertEqual((med["ours"], med["status"]), ("10.00 (1 of 3)", "partial"))
+        self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "JSSP Large")["ours"], "over context")
+        self.assertEqual(self.cell(rows, "FALCON (N=8)", "JSSP Large")["ours"], "50.00 (1 of 3)")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=8)", "TSP Small")["ours"], "none feasible")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=8)", "TSP Med.")["ours"], "30.00")
+        self.assertEqual(self.cell(rows, "LLMCoSolver (N=8)", "TSP Large")["ours"], "no instances")
+        self.assertIn("*over context*", md)
 
     def test_table5_buckets_the_adaptive_rows_instances(self):
         lines = [instance("Adaptive", 20, 0.01, consistency=1.0, samples=8),
@@ -260,7 +291,8 @@ class Templates(unittest.TestCase):
     def test_templates_expand_to_valid_sweeps(self):
         import falcon_sweep
         values = {"BUILD": "build", "EVAL": "experiments/table1_main/eval_falcon.yaml", "OUT": "runs/x",
-                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": ""}
+                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": "",
+                  "MORE_OVERRIDES": ", data.over_context=skip"}
         with tempfile.TemporaryDirectory() as tmp:
             for template, given, points in (
                     ("experiments/common/problems.sweep.yaml", values, list(specs.PROBLEMS)),
@@ -279,6 +311,10 @@ class Templates(unittest.TestCase):
         overrides = falcon_sweep.expand(falcon_sweep.load_sweep(self._expanded(values), check_files=False))[0].overrides
         self.assertIn("model.path=runs/bopo_tsp/final", overrides)
         self.assertIn("data.limit=20", overrides)
+        self.assertIn("data.over_context=skip", overrides)
+        plain = falcon_sweep.expand(falcon_sweep.load_sweep(self._expanded({**values, "MORE_OVERRIDES": ""}),
+                                                            check_files=False))[0].overrides
+        self.assertEqual(plain, ["threads=1", "data.limit=20", "model.path=runs/bopo_tsp/final", "data.dataset=data/tsp.h5"])
 
     def _expanded(self, values):
         path = os.path.join(tempfile.mkdtemp(), "s.yaml")

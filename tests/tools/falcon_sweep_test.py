@@ -159,8 +159,14 @@ class FalconSweep(unittest.TestCase):
         proc = subprocess.Popen([sys.executable, TOOL, "sweep.yaml"], cwd=self.dir, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         log = os.path.join(self.out, "tau=0.9,n_max=16", "calls.jsonl")
+        def started():  # the call's line is complete: the file alone may exist before it is written
+            try:
+                with open(log) as f:
+                    return f.read().endswith("\n")
+            except OSError:
+                return False
         deadline = time.monotonic() + 30
-        while not os.path.exists(log) and time.monotonic() < deadline:
+        while not started() and time.monotonic() < deadline:
             time.sleep(0.05)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)

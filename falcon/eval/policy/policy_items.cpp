@@ -19,10 +19,11 @@ problems::Solution sizing_solution(const EvalInstance& e) {
 
 }  // namespace
 
-std::vector<train::RolloutItem> policy_items(const std::vector<EvalInstance>& instances, const text::Tokenizer& tokenizer,
-                                             int override_tokens, int max_positions) {
-  std::vector<train::RolloutItem> items;
-  for (const auto& e : instances) {
+PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text::Tokenizer& tokenizer,
+                         int override_tokens, int max_positions, bool skip_over_context) {
+  PolicyItems out;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const auto& e = instances[i];
     train::RolloutItem item;
     item.problem = e.problem;
     item.instance = e.instance;
@@ -31,20 +32,28 @@ std::vector<train::RolloutItem> policy_items(const std::vector<EvalInstance>& in
     item.prompt = {tokenizer.bos_id()};
     const auto body = tokenizer.encode(train::prompt_text(*e.problem, *e.instance));
     item.prompt.insert(item.prompt.end(), body.begin(), body.end());
-    int budget = override_tokens;
-    if (budget <= 0) {
-      const auto text = e.problem->format(*e.instance, sizing_solution(e));
-      budget = 2 * (static_cast<int>(tokenizer.encode(text).size()) + 1) + 16;
+    const int solution_tokens =
+        static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, sizing_solution(e))).size()) + 1;  // + EOS
+    const int prompt_tokens = static_cast<int>(item.prompt.size());
+    if (prompt_tokens + solution_tokens > max_positions) {
+      out.over_context.push_back({e.name, e.instance->size(), prompt_tokens, solution_tokens});
+      continue;
     }
-    const int room = max_positions - static_cast<int>(item.prompt.size());
-    if (room < 1)
-      throw Error("instance '" + e.name + "': its prompt has " + std::to_string(item.prompt.size()) +
-                  " tokens, the model's max_position_embeddings is " + std::to_string(max_positions) +
-                  "; evaluate smaller instances (data.limit, another split) or use a model with a longer context");
-    item.max_new_tokens = std::min(budget, room);
-    items.push_back(std::move(item));
+    const int budget = override_tokens > 0 ? override_tokens : 2 * solution_tokens + 16;
+    item.max_new_tokens = std::min(budget, max_positions - prompt_tokens);
+    out.items.push_back(std::move(item));
+    out.kept.push_back(i);
   }
-  return items;
+  if (!out.over_context.empty() && !skip_over_context) {
+    const auto& first = out.over_context.front();
+    throw Error("instance '" + first.instance + "' (and " + std::to_string(out.over_context.size() - 1) + " more of " +
+                std::to_string(instances.size()) + "): its prompt (" + std::to_string(first.prompt_tokens) +
+                " tokens) and a solution (" + std::to_string(first.solution_tokens) +
+                " tokens) do not fit the model's max_position_embeddings of " + std::to_string(max_positions) +
+                "; set data.over_context=skip to evaluate the others and list these in summary.json, evaluate "
+                "smaller instances, or use a model with a longer context");
+  }
+  return out;
 }
 
 }  // namespace falcon::eval

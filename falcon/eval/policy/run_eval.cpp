@@ -91,17 +91,33 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   const EvalSpec spec = read_checked(config);
   const std::string plot_file = options.plot_file.empty() ? spec.plot.file : options.plot_file;
   if (!plot_file.empty()) check_picture_file(plot_file, options.plot_file.empty() ? "plot.file" : "--plot");
-  const auto instances = load_eval_instances(spec.data);
+  auto instances = load_eval_instances(spec.data);
   const auto runtime = init_torch_runtime(spec.threads);
   fs::create_directories(spec.output_dir);
   config.write(spec.output_dir + "/config.yaml");
 
   std::optional<Policy> policy;
   std::vector<train::RolloutItem> items;
+  std::vector<OverContext> over_context;
+  int max_positions = 0;
   if (spec.needs_model()) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
-    items = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens,
-                         static_cast<int>(policy->model->config().max_position_embeddings));
+    max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
+    auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
+                               spec.data.skip_over_context);
+    items = std::move(fitted.items);
+    over_context = std::move(fitted.over_context);
+    if (!over_context.empty()) {  // every row, solver rows too, runs on the same instances
+      std::fprintf(stderr, "eval: %zu of %zu instances do not fit the model's %d positions (prompt + solution); left "
+                           "out (data.over_context=skip; listed in summary.json)\n",
+                   over_context.size(), instances.size(), max_positions);
+      std::vector<EvalInstance> kept;
+      for (const std::size_t i : fitted.kept) kept.push_back(std::move(instances[i]));
+      instances = std::move(kept);
+    }
+    if (instances.empty())
+      throw Error("data: no instance fits the model's " + std::to_string(max_positions) +
+                  " positions (prompt + solution); evaluate smaller instances or use a model with a longer context");
     if (options.progress)
       std::fprintf(stderr, "eval: %zu instances, model %s (%.2fM parameters), torch %s, %d threads\n",
                    instances.size(), policy->description.c_str(), policy->model->config().parameter_count() / 1e6,
@@ -148,12 +164,24 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   if (!jsonl) throw Error(jsonl_path + ": write failed (disk full?)");
 
   report.table = summary_table(report.rows);
+  if (!over_context.empty())
+    report.table += "\n" + std::to_string(over_context.size()) +
+                    (over_context.size() == 1 ? " more instance was" : " more instances were") +
+                    " left out: prompt + solution do not fit the model's " + std::to_string(max_positions) +
+                    " positions (data.over_context=skip; summary.json lists them).\n";
   nlohmann::ordered_json summary;
   summary["config"] = spec.source;
   summary["data"] = spec.data.dataset.empty() ? nlohmann::ordered_json(spec.data.files)
                                               : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
   summary["instances"] = instances.size();
   if (policy) summary["model"] = policy->description;
+  if (!over_context.empty()) {
+    summary["max_positions"] = max_positions;
+    summary["over_context"] = nlohmann::ordered_json::array();
+    for (const auto& o : over_context)
+      summary["over_context"].push_back({{"instance", o.instance}, {"n", o.n}, {"prompt_tokens", o.prompt_tokens},
+                                         {"solution_tokens", o.solution_tokens}});
+  }
   summary["seed"] = spec.seed;
   summary["gap_definition"] =
       "gap = (f - f*)/|f*| (minimise) or (f* - f)/|f*| (maximise), not clipped at zero; gap_all averages over every "

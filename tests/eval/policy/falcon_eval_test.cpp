@@ -11,19 +11,23 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/config.h"
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
+#include "falcon/eval/eval_instances.h"
 #include "falcon/eval/policy/load_policy.h"
+#include "falcon/eval/policy/policy_items.h"
 #include "falcon/eval/policy/run_eval.h"
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/model/transformer.h"
 #include "falcon/text/tokenizer.h"
+#include "falcon/train/examples.h"
 #include "falcon/train/trainer.h"
 
 namespace falcon::eval {
@@ -107,6 +111,7 @@ rows:
   - {type: adaptive, n_min: 4, n_max: 8, grammar: false, repair: false, name: raw}
   - {type: solver:nearest_neighbor}
   - {type: solver:reference}
+  - {type: "solver:repair_empty"}
 )");
   const auto svg = (dir_ / "pic.svg").string();
   const ProgramRun run = run_eval_program(config + " --quiet --plot " + svg);
@@ -115,10 +120,10 @@ rows:
   EXPECT_NE(run.output.find("gap, all instances (infeasible = 100%)"), std::string::npos);
 
   const auto lines = read_lines(dir_ / "all" / "instances.jsonl");
-  ASSERT_EQ(lines.size(), 7u * 4u);
+  ASSERT_EQ(lines.size(), 8u * 4u);
   std::map<std::string, std::vector<json>> by_row;
   for (const auto& l : lines) by_row[l["row"].get<std::string>()].push_back(l);
-  ASSERT_EQ(by_row.size(), 7u);
+  ASSERT_EQ(by_row.size(), 8u);
   for (const auto& [row, rs] : by_row) {
     ASSERT_EQ(rs.size(), 4u) << row;
     for (const auto& r : rs) {
@@ -177,11 +182,18 @@ rows:
     EXPECT_DOUBLE_EQ(r["consistency"].get<double>(), 1.0);
   }
   for (const auto& r : by_row["solver:reference"]) EXPECT_NEAR(r["gap"].get<double>(), 0.0, 1e-9);  // the labeller
+  // Repair of an empty answer: feasible, all of it repair's work.
+  for (const auto& r : by_row["solver:repair_empty"]) {
+    EXPECT_TRUE(r["feasible"].get<bool>());
+    EXPECT_FALSE(r["feasible_raw"].get<bool>());
+    EXPECT_TRUE(r["repaired"].get<bool>());
+    EXPECT_DOUBLE_EQ(r["seconds"]["repair"].get<double>(), r["seconds"]["total"].get<double>());
+  }
 
   // The summary agrees with the lines.
   std::ifstream in(dir_ / "all" / "summary.json");
   const json summary = json::parse(in);
-  ASSERT_EQ(summary["rows"].size(), 7u);
+  ASSERT_EQ(summary["rows"].size(), 8u);
   for (const auto& s : summary["rows"]) {
     const auto& rs = by_row[s["row"].get<std::string>()];
     double feasible = 0, gap_all = 0, samples = 0, seconds = 0;
@@ -229,6 +241,74 @@ TEST_F(FalconEvalTest, ConfigErrorsNameTheKeyAndTheFix) {
   EXPECT_EQ(run.code, 1);
   // One line, no stack of messages.
   EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+}
+
+// A model with fewer positions than some instances need (prompt + solution + EOS): by default
+// falcon_eval stops and names the key that skips them; with data.over_context=skip it evaluates
+// the rest and lists exactly the ones that do not fit.
+TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
+  auto data_config = Config::from_file(std::string(FALCON_SOURCE_DIR) + "/configs/data/tsp.yaml");
+  data_config.set_overrides({"output=" + (dir_ / "tsp_sizes.h5").string(), "splits.train.count=1",
+                             "splits.val.count=1", "splits.test.count=6", "sizes={range: [5, 16]}"});
+  const auto data_spec = data::read_datagen_spec(data_config);
+  data_config.check_unused();
+  data::run_datagen(data_spec, {/*progress=*/false});
+
+  // The positions each instance needs, counted independently of policy_items.
+  const std::string tokenizer_path = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  const auto tokenizer = text::Tokenizer::load(tokenizer_path);
+  DataSpec data;
+  data.dataset = (dir_ / "tsp_sizes.h5").string();
+  std::map<std::string, int> needed;
+  std::vector<int> sorted;
+  for (const auto& e : load_eval_instances(data)) {
+    const int prompt = 1 + static_cast<int>(tokenizer.encode(train::prompt_text(*e.problem, *e.instance)).size());
+    const int solution = static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, *e.reference_solution)).size());
+    needed[e.name] = prompt + solution + 1;
+    sorted.push_back(needed[e.name]);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  const int positions = sorted[sorted.size() / 2 - 1];  // about half fit
+  std::set<std::string> too_long;
+  for (const auto& [name, n] : needed)
+    if (n > positions) too_long.insert(name);
+  ASSERT_FALSE(too_long.empty());
+  ASSERT_LT(too_long.size(), needed.size()) << "sizes 5-16 should need different lengths";
+
+  auto config = model::model_preset("tiny");
+  config.vocab_size = tokenizer.vocab_size();
+  config.hidden_size = 32;
+  config.intermediate_size = 64;
+  config.max_position_embeddings = positions;
+  model::CausalLm lm(config);
+  model::HfWriteOptions options;
+  options.tokenizer_model = tokenizer_path;
+  model::write_hf_checkpoint((dir_ / "short").string(), config, model::state_dict(*lm), options);
+
+  const std::string body = "model: {path: " + (dir_ / "short").string() + "}\ndata: {dataset: " + data.dataset +
+                           "}\nrows: [{type: greedy}, {type: solver:nearest_neighbor}]\n";
+  ProgramRun run = run_eval_program(write_config("short.yaml", body + "output_dir: " + (dir_ / "short_error").string()));
+  EXPECT_EQ(run.code, 1) << run.output;
+  EXPECT_NE(run.output.find("data.over_context=skip"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(std::to_string(too_long.size() - 1) + " more of 6"), std::string::npos) << run.output;
+
+  run = run_eval_program(write_config("skip.yaml", body + "output_dir: " + (dir_ / "short_skip").string()) +
+                         " data.over_context=skip --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("left out"), std::string::npos) << run.output;
+  std::ifstream in(dir_ / "short_skip" / "summary.json");
+  const json summary = json::parse(in);
+  EXPECT_EQ(summary["instances"].get<std::size_t>(), needed.size() - too_long.size());
+  EXPECT_EQ(summary["max_positions"], positions);
+  std::set<std::string> listed;
+  for (const auto& o : summary["over_context"]) {
+    listed.insert(o["instance"].get<std::string>());
+    EXPECT_EQ(o["prompt_tokens"].get<int>() + o["solution_tokens"].get<int>(), needed[o["instance"]]);
+  }
+  EXPECT_EQ(listed, too_long);
+  const auto lines = read_lines(dir_ / "short_skip" / "instances.jsonl");
+  EXPECT_EQ(lines.size(), 2 * (needed.size() - too_long.size())) << "both rows, the fitting instances only";
+  for (const auto& l : lines) EXPECT_EQ(too_long.count(l["instance"].get<std::string>()), 0u) << l.dump();
 }
 
 // A falcon_train run (SFT, then BOPO on LoRA) evaluated from its final/ directory (adapters merged)
