@@ -20,7 +20,6 @@
 #include "falcon/data/datagen_spec.h"
 #include "falcon/eval/eval_instances.h"
 #include "falcon/eval/policy/load_policy.h"
-#include "falcon/eval/policy/policy_items.h"
 #include "falcon/eval/policy/run_eval.h"
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/model_presets.h"
