@@ -333,7 +333,7 @@ class Configs(unittest.TestCase):
         def rows_of(sweep):
             with open(os.path.join(ROOT, specs.SWEEPS[sweep][0])) as f:
                 return [r["name"] for r in yaml.safe_load(f)["rows"]]
-        wanted = [(s, r) for s, r in specs.T1_ROWS.values()] + [(s, r) for s, r in specs.T2_MODELS.values()]
+        wanted = list(specs.T1_ROWS.values()) + list(specs.T1_EXTRA.values()) + list(specs.T2_MODELS.values())
         wanted += list(specs.T3_ROWS.values()) + list(specs.T3_EXTRA.values())
         wanted += [("table4_adaptive", r) for r in specs.T4_ROWS] + [("table1_falcon", "FALCON adaptive")]
         wanted += [("fig_bopo", "N=1, grammar, no repair"), ("fig_grpo", "N=1, grammar, no repair")]
