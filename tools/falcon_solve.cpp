@@ -25,6 +25,7 @@
 #include "falcon/eval/solution_picture.h"
 #include "falcon/eval/solution_svg.h"
 #include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/solvers/solver.h"
 
 namespace {
@@ -47,6 +48,8 @@ struct Options {
   std::string svg_dir;
   std::string plot_file;
   std::vector<std::string> files;
+  std::string text_style = "paper";
+  int candidates = 0;
 };
 
 // Instances to solve: from files, or from `--generate n=..,count=..,seed=..,<problem keys>`.
@@ -252,6 +255,9 @@ int main(int argc, char** argv) {
                  "draw the solution to FILE (.svg or .png); with several instances or methods, one file each: "
                  "FILE with .<instance>.<method> before the extension; with --check, the repaired solution");
   app.add_flag("--prompt", opt.prompt, "print each instance's prompt and its length instead of solving");
+  app.add_option("--text-style", opt.text_style,
+                 "paper (default) or compact: the text --prompt prints, --check reads and solutions are written in");
+  app.add_option("--candidates", opt.candidates, "compact style: nearest-neighbour IDs per node clause (default 0)");
   app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
       ->check(CLI::IsMember({"json", "table"}));
   app.add_option("files", opt.files, "instance files (TSPLIB, CVRPLIB, OPLib, DIMACS, Taillard, JSPLIB ...)");
@@ -270,11 +276,13 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (opt.problem.empty()) throw Error("--problem is required (" + known_problems + ", or all); --list shows the methods");
+    const auto style = falcon::problems::make_text_style(opt.text_style, opt.candidates, "--text-style");
     std::vector<const Problem*> problems;
     if (opt.problem == "all") {
-      for (auto name : falcon::problems::problem_names()) problems.push_back(&falcon::problems::problem_by_name(name));
+      for (auto name : falcon::problems::problem_names())
+        problems.push_back(&falcon::problems::with_text_style(falcon::problems::problem_by_name(name), style));
     } else {
-      problems.push_back(&falcon::problems::problem_by_name(opt.problem));
+      problems.push_back(&falcon::problems::with_text_style(falcon::problems::problem_by_name(opt.problem), style));
     }
     if (!opt.plot_file.empty()) {
       if (opt.prompt) throw Error("--plot draws solutions: give --method or --check, not --prompt");

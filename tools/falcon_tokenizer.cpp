@@ -38,12 +38,15 @@ struct TrainArgs {
   std::string numbers = "plain";
   std::string model_type = "bpe";
   int threads = 1;
+  std::string text_style = "paper";
+  int candidates = 0;
 };
 
 // `--generate count=8,n=20,seed=1`: keys of falcon::text::CorpusOptions.
 falcon::text::CorpusOptions generate_options(const TrainArgs& args) {
   falcon::text::CorpusOptions options;
   options.problems = args.problems;
+  options.style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
   for (const auto& [key, value] : falcon::parse_key_values(args.generate, "--generate")) {
     char* end = nullptr;
     const long long number = std::strtoll(value.c_str(), &end, 10);
@@ -72,6 +75,7 @@ int run_train(const TrainArgs& args) {
     falcon::text::DatasetCorpusOptions options;
     options.split = args.split;
     options.limit = args.limit;
+    options.style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
     for (const auto& path : args.datasets)
       for (auto& c : falcon::text::dataset_corpus(path, options)) corpus.push_back(std::move(c));
   } else {
@@ -138,7 +142,11 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--problem", train.problems, "with --generate: problems (default all)")->delimiter(',');
   train_cmd->add_option("--out", train.out, "output prefix: writes PREFIX.model and PREFIX.vocab");
   train_cmd->add_option("--vocab", train.vocab, "vocabulary size, an upper bound (default 2000)");
-  train_cmd->add_option("--numbers", train.numbers, "plain (default), split_digits, or whole (each integer 0..999 one piece)");
+  train_cmd->add_option("--numbers", train.numbers,
+                        "plain (default), split_digits, whole (each integer 0..999 one piece), or whole_ids "
+                        "(whole, and each ID #0..#999 one piece: the compact text style's)");
+  train_cmd->add_option("--text-style", train.text_style, "paper (default) or compact: the text the model reads and writes");
+  train_cmd->add_option("--candidates", train.candidates, "compact style: nearest-neighbour IDs per node clause (default 0)");
   train_cmd->add_option("--model-type", train.model_type, "bpe (default) or unigram");
   train_cmd->add_option("--threads", train.threads, "training threads (default 1)");
   std::string model, text;

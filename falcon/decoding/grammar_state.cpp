@@ -86,7 +86,7 @@ std::shared_ptr<const TokenAutomaton> grammar_automaton(const problems::Problem&
   const problems::GrammarSpec spec = problem.grammar(instance);
   const IndexRange range{spec.first_index, spec.last_index};
   if (!options.grammar_file.empty()) return cache.get(Grammar::load(options.grammar_file), range, vocabulary);
-  return cache.get(builtin_grammar(problem.name()), range, vocabulary);
+  return cache.get(builtin_grammar(problem.grammar_name()), range, vocabulary);
 }
 
 GrammarState make_grammar_state(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,

@@ -255,9 +255,9 @@ class CvrpProblem final : public Problem {
  public:
   std::string_view name() const override { return "cvrp"; }
   Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Routes", /*nested=*/true, /*index_base=*/0}; }
+  TextFormat text_format() const override { return {"Routes", /*nested=*/true, /*index_base=*/0, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Routes", /*nested=*/true, /*allow_empty=*/false, 1, instance.size() - 1};
+    return {"Routes", /*nested=*/true, /*allow_empty=*/false, 1, instance.size() - 1, /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return cvrp::generate(options, seed);

@@ -25,7 +25,9 @@ class Recogniser {
 
  private:
   bool list() {
-    if (!is_digit(peek())) return g_.allow_empty;
+    const std::string_view prefix = g_.index_prefix;
+    const bool starts = t_.substr(p_, prefix.size()) == prefix && p_ + prefix.size() < t_.size() && is_digit(t_[p_ + prefix.size()]);
+    if (!starts) return g_.allow_empty;
     do {
       if (!index()) return false;
     } while (lit(", "));
@@ -33,6 +35,7 @@ class Recogniser {
   }
   // A decimal in [first_index, last_index] with no leading zero.
   bool index() {
+    if (!lit(g_.index_prefix)) return false;
     const std::size_t start = p_;
     long long v = 0;
     while (p_ < t_.size() && is_digit(t_[p_]) && p_ - start < 12) v = v * 10 + (t_[p_++] - '0');
@@ -72,7 +75,7 @@ std::string GrammarSpec::to_bnf() const {
   }
   bnf += std::string("List     -> ") + (allow_empty ? "eps | Items\n" : "Items\n");
   bnf += "Items    -> Index | Index \", \" Items\n";
-  bnf += "Index    -> " + range + "\n";
+  bnf += "Index    -> " + (index_prefix.empty() ? range : "\"" + index_prefix + "\" (" + range + ")") + "\n";
   bnf += "Number   -> Digit+ \".\" Digit+\n";
   bnf += "Digit    -> \"0\" | \"1\" | ... | \"9\"\n";
   return bnf;

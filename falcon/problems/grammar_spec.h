@@ -3,7 +3,7 @@
 //   S        -> KEYWORD ": [" Body "], Objective: " Number
 //   Body     -> List                       (flat)   |   "[" List "]" (", [" List "]")*  (nested)
 //   List     -> Index (", " Index)*        (may be empty when allow_empty)
-//   Index    -> decimal in [first_index, last_index], no leading zeros
+//   Index    -> index_prefix, then a decimal in [first_index, last_index], no leading zeros
 //   Number   -> Digit+ "." Digit+
 // decoding/ compiles this into a token-mask automaton; `accepts` is the plain reference
 // recogniser its tests compare against.
@@ -18,6 +18,7 @@ struct GrammarSpec {
   bool allow_empty = false;  // the (inner) list may be empty (OP, MIS, MVC)
   int first_index = 0;     // smallest index the text may contain
   int last_index = 0;      // largest index the text may contain
+  std::string index_prefix;  // written before every index ("#" in the compact text style)
 
   std::string to_bnf() const;
   bool accepts(std::string_view text) const;

@@ -180,9 +180,9 @@ class JsspProblem final : public Problem {
  public:
   std::string_view name() const override { return "jssp"; }
   Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Schedule", /*nested=*/true, /*index_base=*/1}; }
+  TextFormat text_format() const override { return {"Schedule", /*nested=*/true, /*index_base=*/1, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, cast(instance).jobs};
+    return {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, cast(instance).jobs, /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return jssp::generate(options, seed);

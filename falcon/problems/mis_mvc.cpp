@@ -94,9 +94,9 @@ namespace {
 // Shared by the two adapters: same instance, text, grammar, objective and distance.
 class GraphProblem : public Problem {
  public:
-  TextFormat text_format() const override { return {"Set", /*nested=*/false, /*index_base=*/0}; }
+  TextFormat text_format() const override { return {"Set", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Set", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1};
+    return {"Set", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1, /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return mis_mvc::generate(options, seed, name());

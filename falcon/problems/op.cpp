@@ -225,9 +225,9 @@ class OpProblem final : public Problem {
  public:
   std::string_view name() const override { return "op"; }
   Sense sense() const override { return Sense::kMaximize; }
-  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0}; }
+  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Route", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1};
+    return {"Route", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1, /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return op::generate(options, seed);

@@ -279,9 +279,9 @@ class PfspProblem final : public Problem {
  public:
   std::string_view name() const override { return "pfsp"; }
   Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Order", /*nested=*/false, /*index_base=*/1}; }
+  TextFormat text_format() const override { return {"Order", /*nested=*/false, /*index_base=*/1, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Order", /*nested=*/false, /*allow_empty=*/false, 1, instance.size()};
+    return {"Order", /*nested=*/false, /*allow_empty=*/false, 1, instance.size(), /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return pfsp::generate(options, seed);

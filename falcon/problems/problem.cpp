@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "falcon/core/error.h"
+
 namespace falcon::problems {
 
 double gap(Sense sense, double f, double f_star) {
@@ -12,6 +14,16 @@ double gap(Sense sense, double f, double f_star) {
 
 std::string Problem::format(const Instance& instance, const Solution& solution) const {
   return format_solution(text_format(), solution, objective(instance, solution));
+}
+
+std::string Problem::compact_prompt(const Instance&, int) const {
+  throw Error("text style 'compact' is not written for " + std::string(name()) +
+              " yet (it exists for tsp); use text.style: paper");
+}
+
+SymmetricCopy Problem::symmetric_copy(const Instance&, const Solution&, Rng&) const {
+  throw Error("data.augment: no symmetries are written for " + std::string(name()) +
+              " yet (they exist for tsp); set data.augment: false");
 }
 
 ParseResult Problem::parse(std::string_view text, bool lenient) const {

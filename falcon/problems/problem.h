@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "falcon/core/error.h"
+#include "falcon/core/rng.h"
 #include "falcon/problems/grammar_spec.h"
 #include "falcon/problems/solution.h"
 #include "falcon/problems/solution_text.h"
@@ -36,6 +37,12 @@ struct GenerateOptions {
   std::map<std::string, std::string> params;  // problem-specific keys
 };
 
+// An instance and a solution carried through one symmetry of the problem (see symmetric_copy).
+struct SymmetricCopy {
+  std::shared_ptr<Instance> instance;
+  Solution solution;
+};
+
 class Problem {
  public:
   virtual ~Problem() = default;
@@ -49,6 +56,17 @@ class Problem {
   // Benchmark files (TSPLIB, CVRPLIB, Taillard, ...). Throws falcon::Error naming file:line.
   virtual std::shared_ptr<Instance> read_file(const std::string& path) const = 0;
   virtual std::string prompt(const Instance& instance) const = 0;  // phi: what the model reads
+  // The compact text style's phi (text_style.h): ID tokens "#k" that never double as numbers,
+  // each entity's numbers beside its ID on a coarse grid, and for routing the IDs of each
+  // node's `candidates` nearest neighbours. Throws for a problem that has no compact style yet.
+  virtual std::string compact_prompt(const Instance& instance, int candidates) const;
+  // A random symmetry of (instance, solution): the same objective, another text. Nodes are
+  // relabelled, and for Euclidean problems the points take one of the 8 symmetries of the square
+  // and the tour either direction; the solution starts where the problem's labels start. SFT's
+  // data augmentation (data.augment). Throws for a problem that has none yet.
+  virtual SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const;
+  // The built-in grammar (grammars/<name>.bnf) that decoding compiles for this problem's text.
+  virtual std::string grammar_name() const { return std::string(name()); }
 
   // Objective of what the solution contains (indices out of range are skipped); meaningful
   // as a score only when the solution is feasible.

@@ -62,7 +62,7 @@ std::vector<Point> sample_points(Rng& rng, int n, const std::string& distributio
   throw Error("unknown routing distribution '" + distribution + "' (use uniform or gm)");
 }
 
-std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords) {
+std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid) {
   std::vector<std::pair<int, int>> out;
   if (coords.empty()) return out;
   double lo_x = coords[0].x, lo_y = coords[0].y, hi_x = lo_x, hi_y = lo_y;
@@ -74,12 +74,30 @@ std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& co
   const double extent = std::max({hi_x - lo_x, hi_y - lo_y, 1e-12});
   for (const auto& p : coords) {
     if (unit) {
-      out.emplace_back(static_cast<int>(std::floor(1000 * p.x)), static_cast<int>(std::floor(1000 * p.y)));
+      out.emplace_back(static_cast<int>(std::floor(grid * p.x)), static_cast<int>(std::floor(grid * p.y)));
     } else {
-      const int x = std::min(999, static_cast<int>(std::floor(1000 * (p.x - lo_x) / extent)));
-      const int y = std::min(999, static_cast<int>(std::floor(1000 * (p.y - lo_y) / extent)));
+      const int x = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.x - lo_x) / extent)));
+      const int y = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.y - lo_y) / extent)));
       out.emplace_back(x, y);
     }
+  }
+  return out;
+}
+
+std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k) {
+  const int n = geometry.n;
+  k = std::max(0, std::min(k, n - 1));
+  std::vector<std::vector<int>> out(n);
+  std::vector<int> others;
+  for (int i = 0; i < n; ++i) {
+    others.clear();
+    for (int j = 0; j < n; ++j)
+      if (j != i) others.push_back(j);
+    std::partial_sort(others.begin(), others.begin() + k, others.end(), [&](int a, int b) {
+      const double da = geometry.d(i, a), db = geometry.d(i, b);
+      return da < db || (da == db && a < b);
+    });
+    out[i].assign(others.begin(), others.begin() + k);
   }
   return out;
 }

@@ -41,6 +41,11 @@ std::vector<Point> sample_points(Rng& rng, int n, const std::string& distributio
 
 // "i:(x,y)" clauses with the LLMCoSolver convention x = floor(1000 x) for unit-square
 // coordinates; other coordinates are scaled into [0, 1000) by the largest extent first.
-std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords);
+// `grid` replaces 1000 (the compact text style writes floor(100 x)).
+std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid = 1000);
+
+// The `k` nearest other nodes of each node (by d, ties by index), nearest first: the candidate
+// lists of the compact text style. k is capped at n - 1.
+std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k);
 
 }  // namespace falcon::problems

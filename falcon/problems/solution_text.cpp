@@ -24,11 +24,12 @@ int read_index(std::string_view text, std::size_t& pos, int index_base) {
   return static_cast<int>(value - index_base);  // 1-based "0" becomes -1: invalid
 }
 
-void append_list(std::string& out, const std::vector<int>& list, int index_base) {
+void append_list(std::string& out, const std::vector<int>& list, const TextFormat& fmt) {
   out += '[';
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (i) out += ", ";
-    out += std::to_string(static_cast<long long>(list[i]) + index_base);
+    out += fmt.index_prefix;
+    out += std::to_string(static_cast<long long>(list[i]) + fmt.index_base);
   }
   out += ']';
 }
@@ -67,14 +68,20 @@ class StrictParser {
   }
 
  private:
-  // Possibly empty: Index (", " Index)*
+  // Possibly empty: Index (", " Index)*, each Index written after the format's prefix.
   bool list(std::vector<int>& out) {
-    if (!is_digit(peek())) return true;  // empty list; the caller checks the closing ']'
+    if (!starts_index()) return true;  // empty list; the caller checks the closing ']'
     do {
-      if (!is_digit(peek())) return false;
+      if (!literal(fmt_.index_prefix) || !is_digit(peek())) return false;
       out.push_back(read_index(text_, pos_, fmt_.index_base));
     } while (literal(", "));
     return true;
+  }
+  bool starts_index() const {
+    const std::string_view prefix = fmt_.index_prefix;
+    if (text_.substr(pos_, prefix.size()) != prefix) return false;
+    const std::size_t digit = pos_ + prefix.size();
+    return digit < text_.size() && is_digit(text_[digit]);
   }
   bool digits() {
     const std::size_t start = pos_;
@@ -108,11 +115,11 @@ std::string format_solution(const TextFormat& fmt, const Solution& solution, dou
     out += '[';
     for (std::size_t i = 0; i < solution.lists.size(); ++i) {
       if (i) out += ", ";
-      append_list(out, solution.lists[i], fmt.index_base);
+      append_list(out, solution.lists[i], fmt);
     }
     out += ']';
   } else {
-    append_list(out, solution.items(), fmt.index_base);
+    append_list(out, solution.items(), fmt);
   }
   char number[64];
   std::snprintf(number, sizeof number, "%.2f", objective < 0 ? 0.0 : objective);

@@ -15,6 +15,9 @@ struct TextFormat {
   std::string keyword;  // "Route", "Routes", "Set", "Order", "Schedule"
   bool nested = false;  // list of lists
   int index_base = 0;   // 1 when the text numbers jobs from 1
+  // Written before every index ("#7"): the compact text style, whose ID tokens never double as
+  // numbers. Empty in the paper's grammar.
+  std::string index_prefix;
 };
 
 struct ParseResult {
@@ -24,7 +27,8 @@ struct ParseResult {
   std::size_t error_offset = 0;       // byte offset of the failure
 };
 
-// "Route: [0, 2, 1], Objective: 12.34" (two decimals, as the grammar's Number requires).
+// "Route: [0, 2, 1], Objective: 12.34" (two decimals, as the grammar's Number requires);
+// "Route: [#0, #2, #1], Objective: 12.34" with index_prefix "#".
 std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective);
 
 // The whole text must be one sentence of the grammar (indices may be any digits and lists
@@ -32,7 +36,7 @@ std::string format_solution(const TextFormat& fmt, const Solution& solution, dou
 ParseResult parse_solution_strict(const TextFormat& fmt, std::string_view text);
 
 // Salvages what it can from garbled or truncated text: every run of digits inside the
-// first bracket becomes an index; nesting follows the brackets that are there. Fails only
+// first bracket becomes an index (an index prefix is skipped like any other stray byte); nesting follows the brackets that are there. Fails only
 // when the text has no '[' at all.
 ParseResult parse_solution_lenient(const TextFormat& fmt, std::string_view text);
 

@@ -1,5 +1,7 @@
 #include "falcon/problems/tsp.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "falcon/core/error.h"
@@ -52,6 +54,21 @@ std::string prompt(const TspInstance& instance) {
   return out;
 }
 
+std::string compact_prompt(const TspInstance& instance, int candidates) {
+  // "TSP:#0 12 87:#5#3;#1 40 2:#7#4;" — ID, grid coordinates 0..99, nearest neighbours' IDs.
+  // IDs and numbers are whole tokens, so clauses need no separator between an ID and a number.
+  const auto coords = prompt_coordinates(instance.geometry.coords, /*grid=*/100);
+  const auto near = nearest_neighbours(instance.geometry, candidates);
+  std::string out = "TSP:";
+  for (std::size_t i = 0; i < coords.size(); ++i) {
+    out += "#" + std::to_string(i) + " " + std::to_string(coords[i].first) + " " + std::to_string(coords[i].second);
+    if (!near[i].empty()) out += ":";
+    for (int j : near[i]) out += "#" + std::to_string(j);
+    out += ";";
+  }
+  return out;
+}
+
 double tour_length(const TspInstance& instance, const std::vector<int>& tour) {
   std::vector<int> valid;
   for (int v : tour) {
@@ -88,21 +105,58 @@ std::vector<int> repair_tour(const TspInstance& instance, const std::vector<int>
   return route;
 }
 
+SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, Rng& rng) {
+  const int n = instance.size();
+  const auto& coords = instance.geometry.coords;
+  // Mirror inside [lo, hi] per axis: for unit-square points [0, 1) maps onto itself.
+  double lo_x = coords[0].x, hi_x = lo_x, lo_y = coords[0].y, hi_y = lo_y;
+  for (const auto& p : coords) lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x), lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
+  const bool unit = lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1;
+  const double top_x = unit ? std::nextafter(1.0, 0.0) : lo_x + hi_x, top_y = unit ? std::nextafter(1.0, 0.0) : lo_y + hi_y;
+  const int symmetry = rng.uniform_int(0, 7);  // bit 0: mirror x, bit 1: mirror y, bit 2: swap axes
+  std::vector<int> relabel(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) relabel[i] = i;
+  rng.shuffle(relabel);
+  std::vector<Point> moved(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Point p = coords[i];
+    if (symmetry & 1) p.x = top_x - p.x;
+    if (symmetry & 2) p.y = top_y - p.y;
+    if (symmetry & 4) std::swap(p.x, p.y);
+    moved[relabel[i]] = p;
+  }
+  auto copy = std::make_shared<TspInstance>();
+  copy->geometry = RoutingGeometry::euclidean(std::move(moved));
+  copy->name = instance.name + "~" + std::to_string(symmetry);
+  std::vector<int> route;
+  for (int v : tour.items()) route.push_back(v >= 0 && v < n ? relabel[v] : v);
+  if (rng.bernoulli(0.5)) std::reverse(route.begin(), route.end());
+  const auto zero = std::find(route.begin(), route.end(), 0);
+  if (zero != route.end()) std::rotate(route.begin(), zero, route.end());
+  return {copy, Solution::flat(route)};
+}
+
 namespace {
 
 class TspProblem final : public Problem {
  public:
   std::string_view name() const override { return "tsp"; }
   Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0}; }
+  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
   GrammarSpec grammar(const Instance& instance) const override {
-    return {"Route", /*nested=*/false, /*allow_empty=*/false, 0, instance.size() - 1};
+    return {"Route", /*nested=*/false, /*allow_empty=*/false, 0, instance.size() - 1, /*index_prefix=*/""};
   }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return tsp::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return tsp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return tsp::prompt(cast(instance)); }
+  std::string compact_prompt(const Instance& instance, int candidates) const override {
+    return tsp::compact_prompt(cast(instance), candidates);
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return tsp::symmetric_copy(cast(instance), solution, rng);
+  }
   double objective(const Instance& instance, const Solution& solution) const override {
     return tour_length(cast(instance), solution.items());
   }

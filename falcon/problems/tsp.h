@@ -21,6 +21,8 @@ std::shared_ptr<TspInstance> read_file(const std::string& path);  // TSPLIB .tsp
 // TSPLIB .opt.tour as a Solution; throws naming the file when it is not a tour of `n` nodes.
 Solution read_tour_file(const std::string& path, int n);
 std::string prompt(const TspInstance& instance);
+// The compact text style's prompt (text_style.h), `candidates` nearest neighbours per node.
+std::string compact_prompt(const TspInstance& instance, int candidates);
 
 double tour_length(const TspInstance& instance, const std::vector<int>& tour);  // skips invalid ids
 bool feasible(const TspInstance& instance, const Solution& solution);
@@ -28,6 +30,13 @@ bool feasible(const TspInstance& instance, const Solution& solution);
 double violation(const TspInstance& instance, const Solution& solution);
 // Appendix E.1: keep first occurrences, then cheapest insertion of each missing node.
 std::vector<int> repair_tour(const TspInstance& instance, const std::vector<int>& tour);
+
+// A relabelled, reflected / rotated copy with the tour carried along (Problem::symmetric_copy):
+// node i becomes relabel[i], every point one symmetry of the unit square (coordinates outside it
+// are mirrored about their bounding box instead), the tour starts at the new node 0 in a random
+// direction. Euclidean distances, and so the objective, are unchanged (the copy's geometry is
+// Euclidean: meant for generated instances, not TSPLIB's rounded or geographic metrics).
+SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, Rng& rng);
 
 const Problem& problem();
 

@@ -23,10 +23,12 @@ class VectorIterator : public sentencepiece::SentenceIterator {
   std::size_t i_ = 0;
 };
 
-// "0,1,...,999": the pieces NumberHandling::kWhole adds as user-defined symbols.
-std::string whole_number_symbols() {
+// "0,1,...,999" (and "#0,...,#999" with IDs): the user-defined symbols of kWhole / kWholeIds.
+std::string whole_number_symbols(bool ids) {
   std::string out;
   for (int i = 0; i < 1000; ++i) out += (i ? "," : "") + std::to_string(i);
+  if (ids)
+    for (int i = 0; i < 1000; ++i) out += ",#" + std::to_string(i);
   return out;
 }
 
@@ -36,7 +38,8 @@ NumberHandling number_handling_from_string(std::string_view name) {
   if (name == "plain") return NumberHandling::kPlain;
   if (name == "split_digits") return NumberHandling::kSplitDigits;
   if (name == "whole") return NumberHandling::kWhole;
-  throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits, whole)");
+  if (name == "whole_ids") return NumberHandling::kWholeIds;
+  throw Error("tokenizer: unknown number handling '" + std::string(name) + "' (plain, split_digits, whole, whole_ids)");
 }
 
 void train_tokenizer(const std::vector<std::string>& texts, const std::string& prefix,
@@ -66,7 +69,8 @@ void train_tokenizer(const std::vector<std::string>& texts, const std::string& p
       {"num_threads", std::to_string(options.num_threads)},
       {"minloglevel", "2"},
   };
-  if (options.numbers == NumberHandling::kWhole) spm_options["user_defined_symbols"] = whole_number_symbols();
+  if (options.numbers == NumberHandling::kWhole || options.numbers == NumberHandling::kWholeIds)
+    spm_options["user_defined_symbols"] = whole_number_symbols(options.numbers == NumberHandling::kWholeIds);
   train_sentencepiece(texts, spm_options);
 }
 

@@ -14,8 +14,11 @@ namespace falcon::text {
 // from place to place. split_digits: one piece per digit. whole: every integer 0..999 is one piece
 // (user-defined symbols, matched longest first), never merged with its neighbours, so node 12 is
 // the same piece in the prompt's "12:(" and the solution's ", 12" (experiments/tokenizer_learning).
-enum class NumberHandling { kPlain, kSplitDigits, kWhole };
-NumberHandling number_handling_from_string(std::string_view name);  // "plain" | "split_digits" | "whole"
+// whole_ids: whole, and every ID #0..#999 of the compact text style one piece too, so an ID token
+// never doubles as a number.
+enum class NumberHandling { kPlain, kSplitDigits, kWhole, kWholeIds };
+// "plain" | "split_digits" | "whole" | "whole_ids"
+NumberHandling number_handling_from_string(std::string_view name);
 
 struct TrainOptions {
   // Defaults by measurement (experiments/tokenizer_choice/results.md): plain BPE needs about

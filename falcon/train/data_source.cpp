@@ -48,8 +48,20 @@ std::vector<std::string> existing_datasets(const DataSpec& data) {
   return paths;
 }
 
+Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, Rng& rng) {
+  const auto copy = example.problem->symmetric_copy(*example.instance, example.label, rng);
+  Sequence out;
+  out.prompt = {tokenizer.bos_id()};
+  const auto body = tokenizer.encode(prompt_text(*example.problem, *copy.instance));
+  out.prompt.insert(out.prompt.end(), body.begin(), body.end());
+  out.solution = tokenizer.encode(example.problem->format(*copy.instance, copy.solution));
+  out.solution.push_back(tokenizer.eos_id());
+  return out;
+}
+
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
-                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit) {
+                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit,
+                         const problems::TextStyle& style) {
   ExampleSet set;
   std::int64_t longest = 0;
   for (const auto& reader : readers) {
@@ -63,7 +75,7 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
       if (i >= reader.size(split) || (limit > 0 && i >= limit)) continue;
       auto labeled = reader.load(split, i);
       TrainExample ex;
-      ex.problem = &reader.problem();
+      ex.problem = &problems::with_text_style(reader.problem(), style);
       ex.instance = labeled.instance;
       ex.label_objective = labeled.record.label.objective;
       ex.key = static_cast<std::uint64_t>(labeled.record.index);
@@ -74,7 +86,8 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
         ++set.skipped_too_long;
         continue;
       }
-      ex.solution = tokenizer.encode(ex.problem->format(*ex.instance, labeled.record.label.solution));
+      ex.label = labeled.record.label.solution;
+      ex.solution = tokenizer.encode(ex.problem->format(*ex.instance, ex.label));
       ex.solution.push_back(tokenizer.eos_id());
       set.examples.push_back(std::move(ex));
     }

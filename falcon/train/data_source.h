@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "falcon/core/rng.h"
 #include "falcon/data/reader.h"
 #include "falcon/text/tokenizer.h"
+#include "falcon/train/examples.h"
 #include "falcon/train/recipe.h"
 
 namespace falcon::train {
@@ -29,6 +31,7 @@ struct TrainExample {
   std::vector<int> prompt;    // BOS + prompt tokens
   std::vector<int> solution;  // label tokens + EOS
   std::uint64_t key = 0;      // the record's index in its split
+  problems::Solution label;   // the reference solution the tokens spell
 };
 
 struct ExampleSet {
@@ -36,9 +39,16 @@ struct ExampleSet {
   std::int64_t skipped_too_long = 0;  // prompts longer than data.max_prompt_tokens
 };
 
+// The example through a random symmetry of its problem (Problem::symmetric_copy), tokenized as
+// load_examples does: SFT's data augmentation. Same objective, another text.
+Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, Rng& rng);
+
 // Up to `limit` records (0 = all) of `split` of each reader; with several readers the examples
 // are interleaved (record 0 of each, then record 1, ...) so every batch mixes the problems.
+// Prompts and labels are written in `style`; each example's problem is the styled one, so rollouts
+// and evaluation parse, mask and score the same text.
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
-                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit = 0);
+                         const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit = 0,
+                         const problems::TextStyle& style = {});
 
 }  // namespace falcon::train

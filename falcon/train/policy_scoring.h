@@ -9,8 +9,10 @@ namespace falcon::train {
 
 struct ScoredBatch {
   torch::Tensor sequence_logp;  // (S,) sum (or mean, when normalised) over solution tokens
-  torch::Tensor token_logp;     // (S, T) per target position
-  torch::Tensor mask;           // (S, T) 1 on solution targets
+  // Per target position from the shortest prompt's last token on (T' = T - that position): the
+  // positions before it carry no target in any row.
+  torch::Tensor token_logp;     // (S, T')
+  torch::Tensor mask;           // (S, T') 1 on solution targets
   std::int64_t tokens = 0;      // real input tokens (for throughput)
 };
 

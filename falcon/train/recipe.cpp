@@ -127,10 +127,18 @@ Recipe read_recipe(Config& c) {
   r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));
   require(r.tokenizer.vocab_size >= 300, c, "tokenizer.vocab_size", "must be at least 300 (256 byte pieces + specials)");
   r.tokenizer.numbers = c.get_string("tokenizer.numbers", "plain");
-  require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits" || r.tokenizer.numbers == "whole",
-          c, "tokenizer.numbers", "must be plain, split_digits or whole");
+  require(r.tokenizer.numbers == "plain" || r.tokenizer.numbers == "split_digits" || r.tokenizer.numbers == "whole" ||
+              r.tokenizer.numbers == "whole_ids",
+          c, "tokenizer.numbers", "must be plain, split_digits, whole or whole_ids");
   require(r.tokenizer.numbers != "whole" || r.tokenizer.vocab_size >= 1300, c, "tokenizer.vocab_size",
           "must be at least 1300 with numbers: whole (1,000 number pieces + bytes + specials)");
+  require(r.tokenizer.numbers != "whole_ids" || r.tokenizer.vocab_size >= 2300, c, "tokenizer.vocab_size",
+          "must be at least 2300 with numbers: whole_ids (1,000 number pieces, 1,000 ID pieces, bytes, specials)");
+
+  r.text_style = problems::make_text_style(c.get_string("text.style", "paper"),
+                                           static_cast<int>(c.get_int("text.candidates", 0)), at(c, "text"));
+  require(r.text_style.name != "compact" || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
+          "tokenizer.numbers", "must be whole_ids with text.style: compact (its IDs #k and numbers must be whole pieces)");
 
   if (c.is_list("data.config")) {
     r.data.configs = c.get_string_list("data.config");
@@ -142,6 +150,7 @@ Recipe read_recipe(Config& c) {
   r.data.train_split = c.get_string("data.train_split", "train");
   r.data.eval_split = c.get_string("data.eval_split", "test");
   r.data.max_prompt_tokens = static_cast<int>(c.get_int("data.max_prompt_tokens", 1024));
+  r.data.augment = c.get_bool("data.augment", false);
 
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");

@@ -10,6 +10,7 @@
 
 #include "falcon/core/config.h"
 #include "falcon/model/lora.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/train/lr_schedule.h"
 
 namespace falcon::train {
@@ -56,7 +57,7 @@ struct StageSpec {
 struct TokenizerSpec {
   std::string path;               // an existing tokenizer.model; empty = train one into output_dir
   int vocab_size = 2000;
-  std::string numbers = "plain";  // plain | split_digits
+  std::string numbers = "plain";  // plain | split_digits | whole | whole_ids
 };
 
 struct DataSpec {
@@ -67,6 +68,7 @@ struct DataSpec {
   std::string train_split = "train";
   std::string eval_split = "test";
   int max_prompt_tokens = 1024;        // longer prompts are skipped (counted, reported)
+  bool augment = false;                // SFT sees each example through a random symmetry of its problem
 };
 
 struct EvalSpec {
@@ -89,6 +91,7 @@ struct Recipe {
   std::string output_dir;
   std::uint64_t seed = 1;
   TokenizerSpec tokenizer;
+  problems::TextStyle text_style;  // text.style, text.candidates: what the model reads and writes
   DataSpec data;
   std::vector<StageSpec> stages;
   double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_eps = 1e-8;

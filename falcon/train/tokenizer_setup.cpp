@@ -42,7 +42,8 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string
   const std::string program = find_tool(tool);
   std::vector<std::string> args = {program, "train", "--split", recipe.data.train_split, "--out", prefix,
                                    "--vocab", std::to_string(recipe.tokenizer.vocab_size), "--numbers",
-                                   recipe.tokenizer.numbers};
+                                   recipe.tokenizer.numbers, "--text-style", recipe.text_style.name,
+                                   "--candidates", std::to_string(recipe.text_style.candidates)};
   for (const auto& path : dataset_paths) args.insert(args.end(), {"--dataset", path});
   if (progress) std::fprintf(stderr, "tokenizer: training %s.model with %s\n", prefix.c_str(), program.c_str());
   std::vector<char*> argv;

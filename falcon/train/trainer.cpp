@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,7 @@
 #include "falcon/core/progress.h"
 #include "falcon/core/rng.h"
 #include "falcon/core/torch/runtime.h"
+#include "falcon/eval/text_style_file.h"
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
@@ -102,7 +104,7 @@ std::int64_t stage_steps(const StageSpec& stage, std::size_t examples) {
 }
 
 void write_final(const std::string& dir, model::CausalLm& model, const model::ModelConfig& config,
-                 const std::string& tokenizer_path) {
+                 const std::string& tokenizer_path, const problems::TextStyle& style) {
   fs::create_directories(dir);
   const bool adapters = model->lora_config().rank > 0;
   if (adapters) model::save_adapters(dir + "/adapter", model->named_lora_parameters(), model->lora_config());
@@ -115,6 +117,7 @@ void write_final(const std::string& dir, model::CausalLm& model, const model::Mo
   if (merge) model->unmerge_adapters();
   model::write_hf_checkpoint(dir, config, weights);
   fs::copy_file(tokenizer_path, dir + "/tokenizer.model", fs::copy_options::overwrite_existing);
+  eval::write_text_style(dir, style);
 }
 
 std::string fmt_status(double loss, double lr, double tokens_per_second) {
@@ -188,10 +191,19 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
   const auto tokenizer = text::Tokenizer::load(tokenizer_path);
   model_config.vocab_size = tokenizer.vocab_size();
-  const auto train_set = load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens);
+  const auto train_set =
+      load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
+  if (recipe.data.augment) {  // a problem without symmetries fails here, by name, not at its first SFT step
+    std::set<const problems::Problem*> checked;
+    for (const auto& ex : train_set.examples)
+      if (checked.insert(ex.problem).second) {
+        Rng probe(0);
+        augmented_sequence(ex, tokenizer, probe);
+      }
+  }
   const auto eval_set = recipe.eval.instances > 0
                             ? load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
-                                            recipe.eval.instances)
+                                            recipe.eval.instances, recipe.text_style)
                             : ExampleSet{};
   if (progress) {
     const std::string ranks = dist.distributed() ? " per rank, " + std::to_string(dist.world_size()) + " ranks (" +
@@ -294,7 +306,12 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
           std::vector<Sequence> batch;
           for (auto j = rows.begin; j < rows.end; ++j) {
             const auto& ex = train_set.examples[order.at(first + j)];
-            batch.push_back({ex.prompt, ex.solution});
+            if (recipe.data.augment) {  // a stream per (stage, row of the data order): resumable, rank-independent
+              Rng rng(mix(mix(recipe.seed, s), static_cast<std::uint64_t>(first + j)));
+              batch.push_back(augmented_sequence(ex, tokenizer, rng));
+            } else {
+              batch.push_back({ex.prompt, ex.solution});
+            }
           }
           m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum, share);
         } else {
@@ -374,7 +391,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
 
   result.final_dir = recipe.output_dir + "/final";
   if (main) {
-    write_final(result.final_dir, model, model_config, tokenizer_path);
+    write_final(result.final_dir, model, model_config, tokenizer_path, recipe.text_style);
     json summary = json::array();
     for (const auto& sr : result.stages)
       summary.push_back({{"stage", sr.name}, {"type", to_string(sr.kind)}, {"steps", sr.steps}, {"seconds", sr.seconds},

@@ -124,7 +124,9 @@ TEST(DatagenSpec, SplitsHaveDisjointSeedsAndBucketsMeetEveryDistribution) {
 }
 
 TEST(DatagenSpec, EveryShippedConfigReads) {
-  // configs/data: with the method each problem has here (the reference solvers are on other branches).
+  // configs/data: every file reads (labelled with a quick method of its problem, so the test does
+  // not depend on the reference solvers' speed); each problem has at least its small default and
+  // its paper-protocol config.
   const auto dir = std::filesystem::path(FALCON_TEST_DATA_DIR).parent_path().parent_path() / "configs" / "data";
   int count = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -136,7 +138,7 @@ TEST(DatagenSpec, EveryShippedConfigReads) {
     EXPECT_NO_THROW(read_datagen_spec(config)) << entry.path();
     ++count;
   }
-  EXPECT_EQ(count, 14);
+  EXPECT_GE(count, 2 * static_cast<int>(problems::problem_names().size()));
 }
 
 }  // namespace

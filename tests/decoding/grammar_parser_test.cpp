@@ -138,7 +138,7 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
   fs::remove(path);
   EXPECT_EQ(error_of([] { Grammar::load("/nonexistent/x.bnf"); }), "grammar: cannot open '/nonexistent/x.bnf'");
 
-  EXPECT_EQ(builtin_grammar_names(), (std::vector<std::string>{"cvrp", "jssp", "mis", "mvc", "op", "pfsp", "tsp"}));
+  EXPECT_EQ(builtin_grammar_names(), (std::vector<std::string>{"cvrp", "jssp", "mis", "mvc", "op", "pfsp", "tsp", "tsp_compact"}));
   for (const auto& name : builtin_grammar_names()) {
     EXPECT_EQ(builtin_grammar(name).source(), "grammars/" + name + ".bnf");
     EXPECT_NO_THROW(ByteDfa::compile(builtin_grammar(name), {1, 30})) << name;

@@ -12,6 +12,7 @@
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
 #include "test_util.h"
 
 namespace falcon::decoding {
@@ -21,12 +22,11 @@ using testing::make_instance;
 using testing::sample_uniform;
 
 // The bytes the state allows after `prefix` (fed byte by byte on the byte-level vocabulary).
-std::string allowed_after(const std::string& problem, std::shared_ptr<const problems::Instance> instance,
+std::string allowed_after(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
                           const std::string& prefix) {
   GrammarOptions options;
   options.semantic = true;
-  GrammarState state = make_grammar_state(problems::problem_by_name(problem), std::move(instance),
-                                          Vocabulary::byte_level(), options);
+  GrammarState state = make_grammar_state(problem, std::move(instance), Vocabulary::byte_level(), options);
   for (char c : prefix)
     if (!state.accept(static_cast<unsigned char>(c))) return "refused '" + std::string(1, c) + "'";
   std::string out;
@@ -34,6 +34,11 @@ std::string allowed_after(const std::string& problem, std::shared_ptr<const prob
     if (state.mask().test(b)) out += static_cast<char>(b);
   if (state.mask().test(256)) out += "<eos>";
   return out;
+}
+
+std::string allowed_after(const std::string& problem, std::shared_ptr<const problems::Instance> instance,
+                          const std::string& prefix) {
+  return allowed_after(problems::problem_by_name(problem), std::move(instance), prefix);
 }
 
 TEST(SemanticMask, TspVisitsEveryNodeOnce) {
@@ -46,6 +51,16 @@ TEST(SemanticMask, TspVisitsEveryNodeOnce) {
   EXPECT_EQ(allowed_after("tsp", tsp, "Route: [0, 2, 1], Objective: 1"), ".0123456789");
   EXPECT_EQ(allowed_after("tsp", tsp, "Route: [0, 2, 1], Objective: 1.5"), "0123456789<eos>");
   EXPECT_EQ(allowed_after("tsp", tsp, "Route: [0, 0"), "refused '0'");
+}
+
+TEST(SemanticMask, CompactTspVisitsEveryNodeOnce) {  // IDs written "#k"
+  const auto tsp = make_instance("tsp", 3);
+  const auto& compact = problems::with_text_style(problems::problem_by_name("tsp"), {"compact", 2});
+  EXPECT_EQ(allowed_after(compact, tsp, "Route: ["), "#");
+  EXPECT_EQ(allowed_after(compact, tsp, "Route: [#"), "012");
+  EXPECT_EQ(allowed_after(compact, tsp, "Route: [#0, #"), "12");
+  EXPECT_EQ(allowed_after(compact, tsp, "Route: [#0, #2, #1"), "]");
+  EXPECT_EQ(allowed_after(compact, tsp, "Route: [#0, #0"), "refused '0'");
 }
 
 TEST(SemanticMask, DigitsSoFarMustStartSomeLegalIndex) {

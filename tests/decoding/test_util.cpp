@@ -121,6 +121,8 @@ class PrefixRecogniser {
     return false;
   }
   R index() {
+    const R prefix = lit(g_.index_prefix);
+    if (prefix != kOk) return prefix;
     if (at_end()) return kEnd;
     std::string d;
     while (!at_end() && digit(t_[p_]) && d.size() < 12) d += t_[p_++];
@@ -132,7 +134,8 @@ class PrefixRecogniser {
   }
   R list() {
     if (at_end()) return kEnd;
-    if (!digit(t_[p_])) return g_.allow_empty ? kOk : kFail;
+    const char first = g_.index_prefix.empty() ? '\0' : g_.index_prefix[0];
+    if (!digit(t_[p_]) && t_[p_] != first) return g_.allow_empty ? kOk : kFail;
     for (;;) {
       const R r = index();
       if (r != kOk) return r;

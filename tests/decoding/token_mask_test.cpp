@@ -13,6 +13,7 @@
 #include "falcon/decoding/builtin_grammars.h"
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
 #include "test_util.h"
 
 namespace falcon::decoding {
@@ -61,13 +62,23 @@ void check_random_walks(const TokenAutomaton& a, int walks, std::uint64_t seed, 
   EXPECT_GT(checked.size(), 10u) << context;
 }
 
+// Whole pieces for IDs and numbers, as a whole_ids tokenizer has, beside single bytes.
+Vocabulary compact_vocabulary() {
+  std::vector<std::string> pieces{"", "", "Route: [", ", ", "], Objective: ", ".", "#"};
+  for (int i = 0; i < 120; ++i) pieces.push_back(std::to_string(i)), pieces.push_back("#" + std::to_string(i));
+  for (int b = 0; b < 256; ++b) pieces.push_back(std::string(1, static_cast<char>(b)));
+  std::vector<bool> special(pieces.size(), false);
+  special[0] = special[1] = true;  // pad, eos
+  return Vocabulary(pieces, special, /*eos_id=*/1);
+}
+
 TEST(TokenMask, EqualsBruteForceForEveryProblemAndVocabulary) {
   const std::vector<std::pair<std::string, Vocabulary>> vocabularies = {
       {"bytes", Vocabulary::byte_level()},
       {"synthetic", Vocabulary::synthetic(3000, 1)},
       {"trained", trained_vocabulary()}};
   for (const auto& [vname, vocabulary] : vocabularies)
-    for (const std::string problem : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"})
+    for (const std::string problem : {"tsp", "tsp_compact", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"})
       for (IndexRange range : {IndexRange{1, 5}, IndexRange{0, 101}, IndexRange{1, 102}, IndexRange{0, 1234}}) {
         const auto a = TokenAutomaton::build(ByteDfa::compile(builtin_grammar(problem), range), vocabulary);
         check_random_walks(*a, 20, 11, vname + "/" + problem + "/" + std::to_string(range.last));
@@ -93,12 +104,15 @@ TEST(TokenMask, PrefixRecogniserAgreesWithGrammarSpec) {
 }
 
 // The mask at each state of random walks against the independent prefix recogniser: token t
-// is allowed iff text + bytes(t) can still become a sentence; EOS iff the text is one.
+// is allowed iff text + bytes(t) can still become a sentence; EOS iff the text is one. "tsp#" is
+// TSP in the compact text style (IDs written "#k").
 TEST(TokenMask, EqualsThePrefixRecogniserOfGrammarSpec) {
-  for (const Vocabulary& vocabulary : {trained_vocabulary(), Vocabulary::byte_level()}) {
-    for (const std::string problem : {"tsp", "op", "cvrp", "mis", "pfsp", "jssp"}) {
+  for (const Vocabulary& vocabulary : {trained_vocabulary(), Vocabulary::byte_level(), compact_vocabulary()}) {
+    for (const std::string name : {"tsp", "tsp#", "op", "cvrp", "mis", "pfsp", "jssp"}) {
+      const std::string problem = name == "tsp#" ? "tsp" : name;
       for (int n : {5, 102}) {
-        const auto& p = problems::problem_by_name(problem);
+        const auto& p = problems::with_text_style(problems::problem_by_name(problem),
+                                                  name == "tsp#" ? problems::TextStyle{"compact", 2} : problems::TextStyle{});
         const problems::GrammarSpec spec = p.grammar(*testing::make_instance(problem, n));
         const GrammarState initial = make_grammar_state(p, testing::make_instance(problem, n), vocabulary);
         Rng rng(static_cast<std::uint64_t>(n));

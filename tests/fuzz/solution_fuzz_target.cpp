@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
 
 namespace falcon::fuzz {
 namespace {
@@ -47,7 +48,10 @@ void check_repair(const Problem& problem, const Instance& instance, const Soluti
 int solution_text_one_input(const std::uint8_t* data, std::size_t size) {
   static const auto names = problems::problem_names();
   if (size < 2 || names.empty()) return 0;
-  const Problem& problem = problems::problem_by_name(names[data[0] % names.size()]);
+  // data[0]: the problem, and (above the problem count) the compact text style, whose indices are
+  // written "#k": format, both parsers and the grammar must agree in either style.
+  const problems::TextStyle style = (data[0] / names.size()) % 2 ? problems::TextStyle{"compact", 0} : problems::TextStyle{};
+  const Problem& problem = problems::with_text_style(problems::problem_by_name(names[data[0] % names.size()]), style);
   const int n = 5 + data[1] % 28;
   const Instance& instance = cached_instance(problem, n);
   const std::string_view text(reinterpret_cast<const char*>(data + 2), size - 2);

@@ -6,8 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <random>
 #include <map>
+#include <random>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -117,6 +118,16 @@ class ParityTest : public ::testing::Test {
     ours("split_1000", 1000, NumberHandling::kSplitDigits);
     ours("unigram_500", 500, NumberHandling::kPlain, "unigram");
     ours("whole_2000", 2000, NumberHandling::kWhole);
+    {  // the compact text style's tokenizer, on compact TSP text (the style other problems lack yet)
+      CorpusOptions compact = train;
+      compact.problems = {"tsp"};
+      compact.style = problems::make_text_style("compact", 3, "test");
+      TrainOptions options;
+      options.vocab_size = 2400;
+      options.numbers = NumberHandling::kWholeIds;
+      train_tokenizer(corpus_texts(generate_corpus(compact)), (*dir_ / "whole_ids_2400").string(), options);
+      models_->push_back({"whole_ids_2400", *dir_ / "whole_ids_2400.model"});
+    }
 
     // SentencePiece's own options: Llama's normalisation, whitespace removal, no byte fallback,
     // user-defined symbols, whitespace as suffix, unigram with a dummy prefix.
@@ -144,6 +155,9 @@ class ParityTest : public ::testing::Test {
     held_out.seed = 1000;
     std::vector<CorpusText> unseen = generate_corpus(held_out);
     held_out.n = 10;
+    for (auto& c : generate_corpus(held_out)) unseen.push_back(std::move(c));
+    held_out.problems = {"tsp"};
+    held_out.style = problems::make_text_style("compact", 4, "test");
     for (auto& c : generate_corpus(held_out)) unseen.push_back(std::move(c));
     probes_ = new std::vector<std::string>(probe_strings(corpus_texts(unseen), 7));
   }
@@ -184,7 +198,7 @@ std::vector<ParityTest::Model>* ParityTest::models_ = nullptr;
 std::vector<std::string>* ParityTest::probes_ = nullptr;
 
 TEST_F(ParityTest, SameIdsAsSentencePieceOnEveryModel) {
-  ASSERT_EQ(models_->size(), 10u);
+  ASSERT_EQ(models_->size(), 11u);
   for (const auto& model : *models_) {
     sentencepiece::SentencePieceProcessor sp;
     ASSERT_TRUE(sp.Load(model.path.string()).ok()) << model.name;
@@ -311,6 +325,29 @@ TEST_F(ParityTest, WholeNumbersAreOnePieceEverywhere) {
   }
   EXPECT_EQ(tok.encode("1234").size(), 2u);  // "123" "4"
   EXPECT_EQ(tok.decode(tok.encode("Route: [0, 873, 12]")), "Route: [0, 873, 12]");
+}
+
+// numbers: whole_ids — IDs "#k" are pieces of their own, never the number k's piece, in the prompt's
+// clauses and candidate lists and in the solution alike.
+TEST_F(ParityTest, CompactIdsAreOnePieceApartFromNumbers) {
+  const auto it = std::find_if(models_->begin(), models_->end(), [](const Model& m) { return m.name == "whole_ids_2400"; });
+  ASSERT_NE(it, models_->end());
+  const Tokenizer tok = Tokenizer::load(it->path.string());
+  for (int v : {0, 7, 12, 99, 999}) {
+    const std::string number = std::to_string(v), id = "#" + number;
+    const std::vector<int> id_piece = tok.encode(id), number_piece = tok.encode(number);
+    ASSERT_EQ(id_piece.size(), 1u) << id;
+    ASSERT_EQ(number_piece.size(), 1u) << number;
+    EXPECT_NE(id_piece[0], number_piece[0]);
+    const std::string prompt = "TSP:" + id + " " + number + " " + number + ":" + id + "#1" + id + ";";
+    const std::string solution = "Route: [" + id + ", #1, " + id + "], Objective: " + number + ".5";
+    for (const auto& [text, ids_in_text, numbers_in_text] : {std::tuple{prompt, 3, 2}, std::tuple{solution, 2, 1}}) {
+      const std::vector<int> ids = tok.encode(text);
+      EXPECT_EQ(std::count(ids.begin(), ids.end(), id_piece[0]), ids_in_text) << text;
+      EXPECT_EQ(std::count(ids.begin(), ids.end(), number_piece[0]), numbers_in_text) << text;
+      EXPECT_EQ(tok.decode(ids), text);
+    }
+  }
 }
 
 }  // namespace

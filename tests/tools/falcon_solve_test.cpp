@@ -129,4 +129,26 @@ TEST_F(FalconSolveTest, SvgDirStillWritesOnePicturePerSolution) {
     EXPECT_TRUE(fs::exists(dir_ / "svg" / (j["instance"].get<std::string>() + ".greedy.svg")));
 }
 
+// The compact text style: --prompt prints it, solutions are written in it, --check reads it (and
+// the paper's text is then not a sentence of the grammar, so it is salvaged and repaired).
+TEST_F(FalconSolveTest, CompactTextStyleForPromptSolutionsAndCheck) {
+  const std::string style = " --text-style compact --candidates 2 --generate n=5";
+  const auto prompt = run_solve(dir_, "--problem tsp --prompt" + style);
+  ASSERT_EQ(prompt.code, 0) << prompt.err;
+  EXPECT_NE(prompt.out.find("TSP:#0 "), std::string::npos) << prompt.out;
+  const auto solved = json_lines(run_solve(dir_, "--problem tsp --method nearest_neighbor" + style).out);
+  ASSERT_EQ(solved.size(), 1u);
+  EXPECT_EQ(solved[0]["solution"].get<std::string>().rfind("Route: [#0, #", 0), 0u) << solved[0];
+  const auto good = json_lines(run_solve(dir_, "--problem tsp --check 'Route: [#0, #1, #2, #3, #4], Objective: 1.00'" + style).out);
+  ASSERT_EQ(good.size(), 1u);
+  EXPECT_TRUE(good[0]["feasible_before"].get<bool>()) << good[0];
+  const auto paper = json_lines(run_solve(dir_, "--problem tsp --check 'Route: [0, 1, 2, 3, 4], Objective: 1.00'" + style).out);
+  ASSERT_EQ(paper.size(), 1u);
+  EXPECT_FALSE(paper[0]["feasible_before"].get<bool>()) << paper[0];
+  EXPECT_TRUE(paper[0]["feasible"].get<bool>()) << paper[0];
+  const auto bad = run_solve(dir_, "--problem tsp --prompt --text-style fancy --generate n=5");
+  EXPECT_NE(bad.code, 0);
+  EXPECT_NE(bad.err.find("--text-style"), std::string::npos) << bad.err;
+}
+
 }  // namespace

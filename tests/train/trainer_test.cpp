@@ -74,6 +74,35 @@ TEST_F(TrainerTest, RunsEveryStageAndWritesTheModelMetricsAndSummary) {
   EXPECT_FALSE(final_weights("full").empty());
 }
 
+// The compact text style end to end: its tokenizer (ID pieces), SFT on augmented examples, BOPO
+// rollouts under the compact grammar, the stage evaluation, and the style saved beside the final model for the evaluator.
+TEST_F(TrainerTest, TrainsAndEvaluatesInTheCompactTextStyle) {
+  auto config = recipe("compact");
+  config.set_overrides({"tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
+                        "text.candidates=2", "eval.instances=2", "eval.samples=2", "data.augment=true"});
+  auto result = run_training(config, options());
+  ASSERT_EQ(result.stages.size(), 2u);
+  EXPECT_EQ(result.stages[1].steps, 4);
+  EXPECT_EQ(result.stages[1].eval.instances, 2);
+  EXPECT_EQ(result.stages[1].eval.feasible, 1.0);  // repair completes whatever the tiny model writes
+  std::ifstream style(dir_ / "compact" / "final" / "text_style.json");
+  std::stringstream text;
+  text << style.rdbuf();
+  EXPECT_NE(text.str().find("\"compact\""), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("\"candidates\": 2"), std::string::npos) << text.str();
+}
+
+TEST_F(TrainerTest, CompactStyleNeedsWholeIdPieces) {
+  auto config = recipe("compact_plain");
+  config.set_overrides({"text.style=compact"});
+  try {
+    run_training(config, options());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("whole_ids"), std::string::npos) << e.what();
+  }
+}
+
 // Killed twice (mid-SFT, then mid-BOPO) and resumed: the same final weights, bit for bit, as one
 // uninterrupted run.
 TEST_F(TrainerTest, ResumeIsBitIdenticalToAnUninterruptedRun) {

@@ -7,6 +7,7 @@
 #include "falcon/core/atomic_file.h"
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
+#include "falcon/eval/text_style_file.h"
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
@@ -41,7 +42,7 @@ Policy from_hf(const ModelSpec& spec, const torch::Device& device) {
     description += " + adapter " + spec.adapter;
   }
   lm->eval();
-  return Policy{lm, tokenizer, description};
+  return Policy{lm, tokenizer, read_text_style(spec.path), description};
 }
 
 Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
@@ -78,7 +79,7 @@ Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
   model::load_checkpoint(dir, *lm, nullptr);
   if (merged) lm->set_adapters_enabled(false);  // the base already holds them
   lm->eval();
-  return Policy{lm, tokenizer, dir + " (stage " + std::to_string(stage) + ")"};
+  return Policy{lm, tokenizer, recipe.text_style, dir + " (stage " + std::to_string(stage) + ")"};
 }
 
 }  // namespace

@@ -5,11 +5,13 @@
 //   model.checkpoint: a falcon_train checkpoint (step_N or the checkpoints root); the model's shape
 //                     comes from the config.yaml stored in it, the vocabulary from model.tokenizer,
 //                     and LoRA adapters are rebuilt from the recipe's stage settings.
+// The text style comes from the directory's text_style.json (absent: paper) or the recipe.
 #include <string>
 
 #include "falcon/core/torch/shim.h"
 #include "falcon/eval/eval_spec.h"
 #include "falcon/model/transformer.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/text/tokenizer.h"
 
 namespace falcon::eval {
@@ -17,6 +19,7 @@ namespace falcon::eval {
 struct Policy {
   model::CausalLm model;
   text::Tokenizer tokenizer;
+  problems::TextStyle style;  // the text it was trained on: text_style.json, or the recipe's text section
   std::string description;  // what was loaded, for the log and summary.json
 };
 

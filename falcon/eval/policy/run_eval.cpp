@@ -15,6 +15,7 @@
 #include "falcon/eval/eval_instances.h"
 #include "falcon/eval/policy/best_of_n.h"
 #include "falcon/eval/policy/load_policy.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/eval/policy/policy_items.h"
 #include "falcon/eval/solution_picture.h"
 #include "falcon/eval/solver_row.h"
@@ -102,6 +103,8 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   int max_positions = 0;
   if (spec.needs_model()) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
+    // The model reads and writes its own text style: prompts, grammar and parsing follow it.
+    for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
     auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
                                spec.data.skip_over_context);
@@ -175,6 +178,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
                                               : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
   summary["instances"] = instances.size();
   if (policy) summary["model"] = policy->description;
+  if (policy) summary["text_style"] = problems::describe(policy->style);
   if (!over_context.empty()) {
     summary["max_positions"] = max_positions;
     summary["over_context"] = nlohmann::ordered_json::array();

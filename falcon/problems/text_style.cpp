@@ -1,0 +1,94 @@
+#include "falcon/problems/text_style.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <utility>
+
+#include "falcon/core/error.h"
+
+namespace falcon::problems {
+namespace {
+
+constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per candidate
+
+// Everything but the text is the base problem's, so scores and repairs cannot diverge by style.
+class CompactProblem final : public Problem {
+ public:
+  CompactProblem(const Problem& base, int candidates) : base_(base), candidates_(candidates) {}
+
+  std::string_view name() const override { return base_.name(); }
+  Sense sense() const override { return base_.sense(); }
+  TextFormat text_format() const override {
+    TextFormat fmt = base_.text_format();
+    fmt.index_prefix = kCompactIndexPrefix;
+    return fmt;
+  }
+  GrammarSpec grammar(const Instance& instance) const override {
+    GrammarSpec spec = base_.grammar(instance);
+    spec.index_prefix = kCompactIndexPrefix;
+    return spec;
+  }
+  std::string grammar_name() const override { return base_.grammar_name() + "_compact"; }
+  std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
+    return base_.generate(options, seed);
+  }
+  std::shared_ptr<Instance> read_file(const std::string& path) const override { return base_.read_file(path); }
+  std::string prompt(const Instance& instance) const override { return base_.compact_prompt(instance, candidates_); }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return base_.symmetric_copy(instance, solution, rng);
+  }
+  std::string compact_prompt(const Instance& instance, int candidates) const override {
+    return base_.compact_prompt(instance, candidates);
+  }
+  double objective(const Instance& instance, const Solution& solution) const override {
+    return base_.objective(instance, solution);
+  }
+  bool feasible(const Instance& instance, const Solution& solution) const override {
+    return base_.feasible(instance, solution);
+  }
+  double violation(const Instance& instance, const Solution& solution) const override {
+    return base_.violation(instance, solution);
+  }
+  Solution repair(const Instance& instance, const Solution& solution) const override {
+    return base_.repair(instance, solution);
+  }
+  double repair_distance(const Instance& instance, const Solution& repaired, const Solution& original) const override {
+    return base_.repair_distance(instance, repaired, original);
+  }
+  double locality_constant() const override { return base_.locality_constant(); }
+
+ private:
+  const Problem& base_;
+  int candidates_;
+};
+
+}  // namespace
+
+TextStyle make_text_style(std::string_view name, int candidates, const std::string& where) {
+  if (name != "paper" && name != "compact")
+    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact)");
+  if (candidates < 0 || candidates > kMaxCandidates)
+    throw Error(where + ": candidates must be in 0.." + std::to_string(kMaxCandidates) + ", got " + std::to_string(candidates));
+  if (name == "paper" && candidates != 0)
+    throw Error(where + ": candidates needs the compact text style (the paper's prompt has no candidate lists)");
+  return TextStyle{std::string(name), candidates};
+}
+
+std::string describe(const TextStyle& style) {
+  if (style.candidates == 0) return style.name;
+  return style.name + ", " + std::to_string(style.candidates) + " candidates";
+}
+
+const Problem& with_text_style(const Problem& base, const TextStyle& style) {
+  if (style.name == "paper") return base;
+  if (style.name != "compact") throw Error("text style '" + style.name + "' is not paper or compact");
+  static std::mutex mutex;
+  static std::map<std::pair<const Problem*, int>, std::unique_ptr<CompactProblem>> adapters;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = adapters[{&base, style.candidates}];
+  if (!slot) slot = std::make_unique<CompactProblem>(base, style.candidates);
+  return *slot;  // map nodes are stable: the reference outlives the lock
+}
+
+}  // namespace falcon::problems

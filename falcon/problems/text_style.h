@@ -1,0 +1,36 @@
+#pragma once
+// How a problem's text looks to the model. `paper` is Appendix D's grammar and LLMCoSolver's
+// prompt, for fine-tuning pretrained LLMs. `compact` is for models trained from scratch: IDs are
+// their own tokens ("#7", never a number), each entity's numbers stand next to its ID on a coarse
+// grid, and routing prompts may list each node's nearest neighbours, so that "go to a near,
+// unvisited node" becomes a lookup of IDs instead of arithmetic on coordinates:
+//   prompt    TSP:#0 12 87:#5#3;#1 40 2:#7#4;...        (grid 0..99, 2 candidates)
+//   solution  Route: [#0, #5, #3, ...], Objective: 3.85
+// Objectives are always computed on the instance's own coordinates. A style is the model's input
+// contract, like its tokenizer: it is saved with the model and read back by the evaluator.
+#include <string>
+#include <string_view>
+
+#include "falcon/problems/problem.h"
+
+namespace falcon::problems {
+
+struct TextStyle {
+  std::string name = "paper";  // paper | compact
+  int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
+
+  bool operator==(const TextStyle& o) const { return name == o.name && candidates == o.candidates; }
+  bool operator!=(const TextStyle& o) const { return !(*this == o); }
+};
+
+inline constexpr std::string_view kCompactIndexPrefix = "#";
+
+// Throws falcon::Error naming `where` when the name is unknown or candidates is out of range.
+TextStyle make_text_style(std::string_view name, int candidates, const std::string& where);
+std::string describe(const TextStyle& style);  // "paper", "compact", "compact, 4 candidates"
+
+// `base` written in `style`: itself for paper; otherwise a process-lifetime adapter with the same
+// name, objective, feasibility and repair, whose prompt, text format and grammar follow the style.
+const Problem& with_text_style(const Problem& base, const TextStyle& style);
+
+}  // namespace falcon::problems
