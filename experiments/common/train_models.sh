@@ -64,8 +64,20 @@ train() {
     local ckpt
     ckpt=$(ls -d "$sft"/checkpoints/step_* 2>/dev/null | sort -V | tail -n 1)
     [ -n "$ckpt" ] || { echo "train_models: $recipe $p: no checkpoint under $sft/checkpoints" >&2; return 1; }
-    args=("$config" "${args[@]}" data.config="configs/data/$p.yaml"
-          init.checkpoint="$ckpt" init.start_stage=1 tokenizer.path="$sft/tokenizer.model")
+    # The later stage reads what the SFT model was built for and trains on its data: the SFT run's
+    # model shape, text style and data sections, whatever the template recipe says (GRPO and FOARL
+    # use the TSP recipes on every problem).
+    local inherited sections
+    inherited=$(/usr/bin/python3 -c '
+import sys, yaml
+c = yaml.safe_load(open(sys.argv[1]))
+c.setdefault("text", {"style": "paper"})  # SFT runs from before the text section
+for key in ("model", "text", "data"):
+    print(key + "=" + yaml.safe_dump(c[key], default_flow_style=True, width=10**6).strip())
+' "$ckpt/config.yaml")
+    mapfile -t sections <<<"$inherited"
+    args=("$config" "${args[@]}" "${sections[@]}" init.checkpoint="$ckpt" init.start_stage=1
+          tokenizer.path="$sft/tokenizer.model")
     local extra
     read -r -a extra <<<"$RL_OVERRIDES"
     args+=("${extra[@]}")

@@ -1,5 +1,7 @@
 #include "falcon/train/data_source.h"
 
+#include <set>
+
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
 #include "falcon/data/datagen.h"
@@ -57,6 +59,18 @@ Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& 
   out.solution = tokenizer.encode(example.problem->format(*copy.instance, copy.solution));
   out.solution.push_back(tokenizer.eos_id());
   return out;
+}
+
+Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream) {
+  if (!augment) return {example.prompt, example.solution};
+  Rng rng(stream);
+  return augmented_sequence(example, tokenizer, rng);
+}
+
+void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer) {
+  std::set<const problems::Problem*> checked;
+  for (const auto& ex : set.examples)
+    if (checked.insert(ex.problem).second) sft_sequence(ex, tokenizer, /*augment=*/true, /*stream=*/0);
 }
 
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,

@@ -39,9 +39,19 @@ struct ExampleSet {
   std::int64_t skipped_too_long = 0;  // prompts longer than data.max_prompt_tokens
 };
 
+
 // The example through a random symmetry of its problem (Problem::symmetric_copy), tokenized as
 // load_examples does: SFT's data augmentation. Same objective, another text.
 Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, Rng& rng);
+
+// What SFT trains on for one row of the data order: the example's own tokens, or with `augment`
+// its symmetric copy drawn from the stream `stream` (the trainer keys it by stage and row, so a
+// resumed or multi-rank run sees the same data).
+Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream);
+
+// Throws falcon::Error naming the problem when `data.augment` is set and one of the set's problems
+// has no symmetries: before training, not at its first step.
+void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer);
 
 // Up to `limit` records (0 = all) of `split` of each reader; with several readers the examples
 // are interleaved (record 0 of each, then record 1, ...) so every batch mixes the problems.

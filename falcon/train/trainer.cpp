@@ -6,10 +6,10 @@
 #include <fstream>
 #include <functional>
 #include <optional>
-#include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "falcon/core/atomic_file.h"
 #include "falcon/core/error.h"
 #include "falcon/core/progress.h"
 #include "falcon/core/rng.h"
@@ -148,6 +148,18 @@ json resume_point(const std::string& checkpoints, bool resume, std::string* dir)
 // Settings that may change between a run and its resumption without changing results.
 const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed"};
 
+// A model only understands the text it was trained on: a run that starts from another run's
+// checkpoint must keep that run's text style.
+void check_init_text_style(const Recipe& recipe) {
+  const std::string dir = model::find_checkpoint(recipe.init_from);
+  if (dir.empty() || !fs::exists(dir + "/config.yaml")) return;  // load_checkpoint names what is missing
+  auto stored = Config::from_string(read_file(dir + "/config.yaml"), dir + "/config.yaml");
+  const problems::TextStyle trained = read_recipe(stored).text_style;
+  if (trained != recipe.text_style)
+    throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but init.checkpoint " + dir +
+                " was trained on '" + problems::describe(trained) + "'; set text.style / text.candidates to match it");
+}
+
 }  // namespace
 
 void print_resolved_recipe(Config& config, std::ostream& out) {
@@ -161,6 +173,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   Recipe recipe = read_recipe(config);
   auto model_config = model::resolve_model_section(config, "model");
   config.check_unused();
+  if (!recipe.init_from.empty()) check_init_text_style(recipe);
   // Data parallel: the ranks come from the environment (falcon_train --nproc, torchrun, Slurm).
   // Every rank runs everything below on its slice of each batch; one process is rank 0 of 1 and
   // makes no collective calls.
@@ -193,14 +206,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   model_config.vocab_size = tokenizer.vocab_size();
   const auto train_set =
       load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
-  if (recipe.data.augment) {  // a problem without symmetries fails here, by name, not at its first SFT step
-    std::set<const problems::Problem*> checked;
-    for (const auto& ex : train_set.examples)
-      if (checked.insert(ex.problem).second) {
-        Rng probe(0);
-        augmented_sequence(ex, tokenizer, probe);
-      }
-  }
+  if (recipe.data.augment) check_augmentable(train_set, tokenizer);
   const auto eval_set = recipe.eval.instances > 0
                             ? load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
                                             recipe.eval.instances, recipe.text_style)
@@ -304,15 +310,9 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
         StepMetrics m;
         if (stage.kind == StageKind::kSft) {
           std::vector<Sequence> batch;
-          for (auto j = rows.begin; j < rows.end; ++j) {
-            const auto& ex = train_set.examples[order.at(first + j)];
-            if (recipe.data.augment) {  // a stream per (stage, row of the data order): resumable, rank-independent
-              Rng rng(mix(mix(recipe.seed, s), static_cast<std::uint64_t>(first + j)));
-              batch.push_back(augmented_sequence(ex, tokenizer, rng));
-            } else {
-              batch.push_back({ex.prompt, ex.solution});
-            }
-          }
+          for (auto j = rows.begin; j < rows.end; ++j)
+            batch.push_back(sft_sequence(train_set.examples[order.at(first + j)], tokenizer, recipe.data.augment,
+                                         mix(mix(recipe.seed, s), static_cast<std::uint64_t>(first + j))));
           m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum, share);
         } else {
           std::vector<RolloutItem> items;

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "falcon/core/error.h"
+#include "falcon/text/tokenizer.h"
 
 namespace falcon::train {
 namespace {
@@ -59,6 +60,30 @@ TEST_F(DataSourceTest, LabelsOnTheRecipesThreads) {
   ensure_datasets(spec(3, "5, 6"), true, 1);
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_NE(err.find("on 1 threads"), std::string::npos) << err;
+}
+
+// SFT's augmentation: the same stream gives the same copy (resumes, ranks), the copy spells a
+// feasible tour of another instance with the label's objective, and without augment the example
+// is trained as it is.
+TEST_F(DataSourceTest, AugmentedSequencesAreSymmetricCopiesKeyedByStream) {
+  ensure_datasets(spec(3, "8, 8"), false);
+  const auto reader = data::DatasetReader::open((dir_ / "tsp.h5").string(), "tsp");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const ExampleSet set = load_examples({reader}, "train", tokenizer, 1024);
+  const TrainExample& ex = set.examples.front();
+  const Sequence plain = sft_sequence(ex, tokenizer, /*augment=*/false, 7);
+  EXPECT_EQ(plain.prompt, ex.prompt);
+  EXPECT_EQ(plain.solution, ex.solution);
+  const Sequence a = sft_sequence(ex, tokenizer, /*augment=*/true, 7), b = sft_sequence(ex, tokenizer, true, 7);
+  EXPECT_EQ(a.prompt, b.prompt);
+  EXPECT_EQ(a.solution, b.solution);
+  EXPECT_NE(sft_sequence(ex, tokenizer, true, 8).prompt, a.prompt);
+  EXPECT_NE(a.prompt, ex.prompt);
+  std::vector<int> text_ids(a.solution.begin(), a.solution.end() - 1);  // without EOS
+  const auto parsed = ex.problem->parse(tokenizer.decode(text_ids));
+  ASSERT_TRUE(parsed.solution.has_value()) << tokenizer.decode(text_ids);
+  EXPECT_NEAR(*parsed.objective, ex.label_objective, 0.006);  // two decimals in the text
+  EXPECT_NO_THROW(check_augmentable(set, tokenizer));
 }
 
 }  // namespace

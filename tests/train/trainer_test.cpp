@@ -153,6 +153,17 @@ TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   missing_tokenizer.set_override("init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string());
   missing_tokenizer.set_override("init.start_stage=1");
   EXPECT_THROW(run_training(missing_tokenizer, options()), Error);
+
+  // A model only reads the text style it was trained on.
+  auto other_style = recipe("variant3");
+  other_style.set_overrides({"init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string(), "init.start_stage=1",
+                             "tokenizer.path=" + (dir_ / "sft" / "tokenizer.model").string(), "text.style=compact"});
+  try {
+    run_training(other_style, options());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("trained on 'paper'"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {
