@@ -108,7 +108,20 @@ def main():
             continue
         clock = training_clock(metrics)
         evals = evaluations(run_dir)
+        # A run started from another's checkpoint (init.checkpoint) names it in a file `continues`
+        # ("RUN STEP"): its minutes and sequences then count from that point of the other run.
+        offset_minutes, offset_steps = 0.0, 0
+        continues = os.path.join(run_dir, "continues")
+        if os.path.isfile(continues):
+            with open(continues) as f:
+                parent, parent_step = f.read().split()
+            offset_steps = int(parent_step)
+            offset_minutes = wall_at(training_clock(os.path.join(runs, parent, "metrics.jsonl")), offset_steps) / 60
+            clock = {s: (c + offset_minutes * 60, loss) for s, (c, loss) in clock.items()}
         lines += ["## " + v, ""]
+        if offset_steps:
+            lines += [f"Continues {parent} from its step {offset_steps} ({offset_minutes:.1f} minutes): steps, "
+                      "sequences and minutes count from the start of that run.", ""]
         steps = sorted(clock)
         (loss_line,) = axes[0].plot([clock[s][0] / 60 for s in steps], [clock[s][1] for s in steps], label=v, lw=0.8)
         tokens_file = os.path.join(run_dir, "solution_tokens")
@@ -135,14 +148,14 @@ def main():
             raw_gap = 100 * raw["gap_feasible"] if raw and raw["feasible_raw"] > 0 else float("nan")
             rep_gap = 100 * rep["gap_all"] if rep else float("nan")
             pts.append((minutes, valid, raw_gap, rep_gap))
-            lines.append(f"| {step} | {step * batch} | {minutes:.1f} | {loss:.3f} | {valid:.1f} | {raw_gap:.1f} | "
-                         f"{rep_gap:.1f} |")
+            lines.append(f"| {step + offset_steps} | {(step + offset_steps) * batch} | {minutes:.1f} | {loss:.3f} | "
+                         f"{valid:.1f} | {raw_gap:.1f} | {rep_gap:.1f} |")
         lines.append("")
         if pts:
             axes[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v)
             axes[2].plot([p[0] for p in pts], [p[2] for p in pts], marker="o", label=v + " raw (valid)")
             axes[2].plot([p[0] for p in pts], [p[3] for p in pts], marker="x", ls="--", label=v + " repaired")
-    axes[0].set(title="SFT loss per solution token", xlabel="training minutes", ylabel="nats", ylim=(0, 1.5))
+    axes[0].set(title="SFT loss per solution token", xlabel="training minutes", ylabel="nats", ylim=(0, 2.0))
     axes[1].set(title="greedy, grammar, no repair: valid tours", xlabel="training minutes", ylabel="%", ylim=(0, 101))
     axes[2].set(title="greedy gap to the reference", xlabel="training minutes", ylabel="%")
     if nearest is not None:

@@ -18,8 +18,8 @@ here=experiments/learning_curves
 
 overrides() {  # the variant's changes to sft_tsp20.yaml
   case $1 in
-    paper) echo "text.style=paper tokenizer.numbers=plain tokenizer.vocab_size=2000" ;;
-    paper_whole) echo "text.style=paper tokenizer.numbers=whole tokenizer.vocab_size=2000" ;;
+    paper) echo "text.style=paper text.candidates=0 tokenizer.numbers=plain tokenizer.vocab_size=2000" ;;
+    paper_whole) echo "text.style=paper text.candidates=0 tokenizer.numbers=whole tokenizer.vocab_size=2000" ;;
     compact_k0) echo "text.candidates=0" ;;
     compact_k4) echo "" ;;
     compact_k4_seed2) echo "seed=2" ;;

@@ -110,9 +110,13 @@ SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, 
   const auto& coords = instance.geometry.coords;
   // Mirror inside [lo, hi] per axis: for unit-square points [0, 1) maps onto itself.
   double lo_x = coords[0].x, hi_x = lo_x, lo_y = coords[0].y, hi_y = lo_y;
-  for (const auto& p : coords) lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x), lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
+  for (const auto& p : coords) {
+    lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x);
+    lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
+  }
   const bool unit = lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1;
-  const double top_x = unit ? std::nextafter(1.0, 0.0) : lo_x + hi_x, top_y = unit ? std::nextafter(1.0, 0.0) : lo_y + hi_y;
+  const double below_one = std::nextafter(1.0, 0.0);  // x -> below_one - x keeps [0, 1) in [0, 1)
+  const double top_x = unit ? below_one : lo_x + hi_x, top_y = unit ? below_one : lo_y + hi_y;
   const int symmetry = rng.uniform_int(0, 7);  // bit 0: mirror x, bit 1: mirror y, bit 2: swap axes
   std::vector<int> relabel(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) relabel[i] = i;
