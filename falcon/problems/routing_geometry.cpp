@@ -84,20 +84,19 @@ std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& co
   return out;
 }
 
-std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k) {
-  const int n = geometry.n;
-  k = std::max(0, std::min(k, n - 1));
-  std::vector<std::vector<int>> out(n);
+std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k, int first) {
+  std::vector<std::vector<int>> out(geometry.n);
   std::vector<int> others;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < geometry.n; ++i) {
     others.clear();
-    for (int j = 0; j < n; ++j)
+    for (int j = std::max(first, 0); j < geometry.n; ++j)
       if (j != i) others.push_back(j);
-    std::partial_sort(others.begin(), others.begin() + k, others.end(), [&](int a, int b) {
+    const auto keep = static_cast<std::ptrdiff_t>(std::min(others.size(), static_cast<std::size_t>(std::max(k, 0))));
+    std::partial_sort(others.begin(), others.begin() + keep, others.end(), [&](int a, int b) {
       const double da = geometry.d(i, a), db = geometry.d(i, b);
       return da < db || (da == db && a < b);
     });
-    out[i].assign(others.begin(), others.begin() + k);
+    out[i].assign(others.begin(), others.begin() + keep);
   }
   return out;
 }

@@ -44,8 +44,9 @@ std::vector<Point> sample_points(Rng& rng, int n, const std::string& distributio
 // `grid` replaces 1000 (the compact text style writes floor(100 x)).
 std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid = 1000);
 
-// The `k` nearest other nodes of each node (by d, ties by index), nearest first: the candidate
-// lists of the compact text style. k is capped at n - 1.
-std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k);
+// For every node, its `k` nearest other nodes among those >= `first` (1: customers only), nearest
+// first, ties broken by index so the lists are deterministic; k is capped at how many there are.
+// The candidate lists of the local searches and of the compact text style.
+std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k, int first = 0);
 
 }  // namespace falcon::problems

@@ -35,23 +35,6 @@ class Budget {
   Clock::time_point start_;
 };
 
-// For every node, the `k` nearest nodes among those >= `first` (1 for CVRP: customers only).
-std::vector<std::vector<int>> candidate_lists(const RoutingGeometry& g, int k, int first) {
-  std::vector<std::vector<int>> lists(g.n);
-  for (int i = 0; i < g.n; ++i) {
-    std::vector<int> others;
-    for (int j = first; j < g.n; ++j) {
-      if (j != i) others.push_back(j);
-    }
-    const std::size_t keep = std::min<std::size_t>(others.size(), static_cast<std::size_t>(std::max(k, 1)));
-    std::partial_sort(others.begin(), others.begin() + static_cast<std::ptrdiff_t>(keep), others.end(),
-                      [&](int a, int b) { return g.d(i, a) < g.d(i, b) || (g.d(i, a) == g.d(i, b) && a < b); });
-    others.resize(keep);
-    lists[i] = std::move(others);
-  }
-  return lists;
-}
-
 // MAX-MIN pheromone trails on symmetric edges plus the per-iteration choice weights
 // tau^alpha * (1/d)^beta.
 class Trails {
@@ -232,7 +215,7 @@ problems::Solution tsp_aco(const problems::tsp::TspInstance& instance, const Aco
     return problems::Solution::flat(std::move(tour));
   }
   Rng rng(options.seed);
-  const auto cand = candidate_lists(g, options.candidates, 0);
+  const auto cand = problems::nearest_neighbours(g, std::max(options.candidates, 1));
   TwoOpt two_opt(g, cand);
   auto polish = [&](std::vector<int>& t) {
     if (options.local_search) two_opt.run(t);
@@ -288,7 +271,7 @@ problems::Solution cvrp_aco(const problems::cvrp::CvrpInstance& instance, const 
   const RoutingGeometry& g = instance.geometry;
   const int n = instance.size();
   Rng rng(options.seed);
-  const auto cand = candidate_lists(g, options.candidates, 1);
+  const auto cand = problems::nearest_neighbours(g, std::max(options.candidates, 1), /*first=*/1);
   auto polish = [&](Routes r) { return options.local_search ? cvrp_local_search(instance, std::move(r)) : r; };
   auto length_of = [&](const Routes& r) { return problems::cvrp::total_length(instance, problems::Solution{r}); };
 

@@ -54,18 +54,9 @@ CvrpGranularSearch::CvrpGranularSearch(const CvrpInstance& instance, int neighbo
   eps_ = 1e-10 * std::max(1.0, max_d);
   // Granular neighbourhood: the nearest customers of each, made symmetric.
   std::vector<std::set<int>> near(n_);
-  std::vector<int> others;
-  for (int u = 1; u < n_; ++u) {
-    others.clear();
-    for (int v = 1; v < n_; ++v) {
-      if (v != u) others.push_back(v);
-    }
-    const int k = std::min<int>(neighbours, others.size());
-    std::partial_sort(others.begin(), others.begin() + k, others.end(), [&](int a, int b) {
-      return g.d(u, a) != g.d(u, b) ? g.d(u, a) < g.d(u, b) : a < b;
-    });
-    for (int i = 0; i < k; ++i) near[u].insert(others[i]), near[others[i]].insert(u);
-  }
+  const auto nearest = problems::nearest_neighbours(g, neighbours, /*first=*/1);
+  for (int u = 1; u < n_; ++u)
+    for (int v : nearest[u]) near[u].insert(v), near[v].insert(u);
   neighbours_.resize(n_);
   for (int u = 1; u < n_; ++u) neighbours_[u].assign(near[u].begin(), near[u].end());
   angle_.assign(n_, 0);

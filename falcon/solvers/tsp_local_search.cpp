@@ -8,23 +8,17 @@
 namespace falcon::solvers {
 
 TspLocalSearch::TspLocalSearch(const problems::RoutingGeometry& g, int candidates)
-    : dist_(g.distance), n_(g.n), neighbours_(g.n), tour_(g.n), pos_(g.n), queue_(g.n), active_(g.n, 0) {
+    : dist_(g.distance),
+      n_(g.n),
+      neighbours_(problems::nearest_neighbours(g, std::max(candidates, 1))),
+      tour_(g.n),
+      pos_(g.n),
+      queue_(g.n),
+      active_(g.n, 0) {
   if (n_ < 8) throw Error("TspLocalSearch needs at least 8 nodes (got " + std::to_string(n_) + ")");
   double largest = 0;
   for (double x : dist_) largest = std::max(largest, std::abs(x));
   eps_ = 1e-10 * std::max(largest, 1e-300);
-  const int k = std::clamp(candidates, 1, n_ - 1);
-  std::vector<int> others;
-  for (int i = 0; i < n_; ++i) {
-    others.clear();
-    for (int j = 0; j < n_; ++j) {
-      if (j != i) others.push_back(j);
-    }
-    // Ties (coincident nodes) broken by index so the lists, and so the search, are deterministic.
-    std::partial_sort(others.begin(), others.begin() + k, others.end(),
-                      [&](int a, int b) { return d(i, a) < d(i, b) || (d(i, a) == d(i, b) && a < b); });
-    neighbours_[i].assign(others.begin(), others.begin() + k);
-  }
 }
 
 void TspLocalSearch::reset(const std::vector<int>& tour, bool activate_all) {
