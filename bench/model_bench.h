@@ -1,5 +1,5 @@
 #pragma once
-// Measurements of the model itself (issue 4): matmul peak, training throughput and MFU, and
+// Measurements of the model itself: matmul peak, training throughput and MFU, and
 // decoding throughput with and without the KV cache. Each returns JSON figures; nothing here
 // asserts a speed (targets are for people reading the figures, not for tests).
 #include <nlohmann/json.hpp>

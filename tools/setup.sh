@@ -14,7 +14,7 @@ packages=(
   librsvg2-bin                           # rsvg-convert: --plot FILE.png (solution pictures, SVG -> PNG)
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
-  coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels (DESIGN §8)
+  coinor-libcbc-dev libgecode-dev        # exact solvers for cheap labels
   clang libclang-rt-14-dev               # libFuzzer and the sanitizer runtimes
 )
 

@@ -6,7 +6,7 @@ READMEs (and jssp/bounds.csv). Writes a Markdown table next to this script.
 Usage (from the repository root):
   experiments/heuristic_gaps/run_gaps.py                       # every heuristic -> results.md
   experiments/heuristic_gaps/run_gaps.py --method reference --family 'target' \
-      --output results_reference.md                           # issue 3's target sets
+      --output results_reference.md                           # the reference solvers' target sets
 Standard library only.
 """
 import argparse, csv, glob, json, os, re, subprocess, sys, time
@@ -28,7 +28,7 @@ FAMILIES = [
     ("Taillard ta001-030", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) <= 30),
     ("Taillard ta031-060", "pfsp", ["pfsp/instances/ta0*.txt"], ("pfsp/README.md", "BKS makespan"), lambda r: int(r["instance"][2:]) > 30),
     ("JSSP (ft, la, abz, orb, swv, yn, ta)", "jssp", ["jssp/instances/*.txt"], ("jssp/bounds.csv", "ub"), None),
-    # The sets that issue 3's reference-solver targets are stated on.
+    # The sets that the reference solvers' targets are stated on.
     ("target: TSPLIB n<=200", "tsp", ["tsp/instances/*.tsp"], ("tsp/README.md", "optimal length"), None),
     ("target: CVRPLIB A, B, P", "cvrp", ["cvrp/instances/[ABP]-*.vrp"], ("cvrp/README.md", "BKS"), None),
     ("target: OPLib", "op", ["op/oplib/instances/*.oplib"], ("op/README.md", "BKS score (EA4OP)"), None),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model performance figures (issue 4/5) on this machine: falcon_bench's JSON for the default CPU
+# Model performance figures on this machine: falcon_bench's JSON for the default CPU
 # model, plus the training rate of candidate CPU sizes. Run on a quiet machine:
 #   experiments/model_bench/run.sh            # writes results.json and prints a summary
 set -euo pipefail

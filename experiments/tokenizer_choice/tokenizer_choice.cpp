@@ -1,4 +1,4 @@
-// Tokens per instance per problem for each number-handling choice (issue 4, tokenizer).
+// Tokens per instance per problem for each number-handling choice (tokenizer).
 // Trains each tokenizer on `train` generated instances per problem (default sizes: n=20,
 // mis n=50; labelled by the first heuristic), then counts tokens on `test` held-out instances.
 // Build and run: experiments/tokenizer_choice/run.sh

@@ -62,12 +62,6 @@ RotaryTables RotaryEmbedding::head_tables(const torch::Tensor& positions, torch:
           torch::cat({-sin, sin}, -1).to(dtype).unsqueeze(2)};   // (B, T, 1, D)
 }
 
-torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
-  const auto half = x.size(-1) / 2;
-  auto rotated = torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);  // (B, H, T, D)
-  return x * cos + rotated * sin;                                                    // (B, H, T, D)
-}
-
 torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables) {
   // rotate_half(x) * sin == swap_halves(x) * signed_sin exactly (negation is exact). One flip
   // swaps the halves; its backward is one flip too (narrow + cat would zero-fill twice).
@@ -89,13 +83,8 @@ AttentionImpl::AttentionImpl(const ModelConfig& config, const torch::TensorOptio
   o_proj = register_module("o_proj", LoraLinear(heads_ * head_dim_, h, /*bias=*/false, options));
 }
 
-torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
-                                     const RotaryEmbedding& rope, LayerKv* store_prefix) {
-  return forward_with_rotary(x, rope.head_tables(positions, x.scalar_type()), mask, store_prefix);
-}
-
-torch::Tensor AttentionImpl::forward_with_rotary(const torch::Tensor& x, const RotaryTables& rotary,
-                                                 const torch::Tensor& mask, LayerKv* store_prefix) {
+torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
+                                     LayerKv* store_prefix) {
   const auto b = x.size(0), t = x.size(1);
   // Rotary on the (B, T, heads, D) layout the projections produce; heads move forward after.
   auto q = apply_rotary(q_proj(x).view({b, t, heads_, head_dim_}), rotary).transpose(1, 2);     // (B, H, T, D)
@@ -110,11 +99,6 @@ torch::Tensor AttentionImpl::forward_with_rotary(const torch::Tensor& x, const R
   // Grouped-query attention without repeating k / v (see torch_shim::scaled_dot_product_attention).
   auto out = torch_shim::scaled_dot_product_attention(q, k, v, mask, /*causal=*/true);  // (B, H, T, D)
   return o_proj(out.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));  // (B, T, H*D) -> (B, T, hidden)
-}
-
-torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const torch::Tensor& positions,
-                                            const RotaryEmbedding& rope, KvCache& cache, LayerKv& kv) {
-  return forward_cached(x, rope.head_tables(positions, x.scalar_type()), cache, kv);
 }
 
 torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache,
@@ -159,6 +143,11 @@ DecoderLayerImpl::DecoderLayerImpl(const ModelConfig& config, const torch::Tenso
       register_module("post_attention_layernorm", RmsNorm(config.hidden_size, config.rms_norm_eps, options));
 }
 
+torch::Tensor DecoderLayerImpl::forward(const torch::Tensor& h, const Attend& attend) {
+  auto x = h + attend(*self_attn, input_layernorm(h));  // (B, T, H)
+  return x + mlp(post_attention_layernorm(x));
+}
+
 DecoderImpl::DecoderImpl(const ModelConfig& config, const torch::TensorOptions& options) {
   embed_tokens = register_module(
       "embed_tokens", torch::nn::Embedding(torch::nn::EmbeddingOptions(config.vocab_size, config.hidden_size)));
@@ -197,14 +186,14 @@ CausalLmImpl::CausalLmImpl(const ModelConfig& config, const torch::TensorOptions
 }
 
 torch::Tensor CausalLmImpl::hidden_states(const torch::Tensor& input_ids) {
+  torch_shim::AutocastGuard autocast(input_ids.device().type(), autocast_);
   const auto b = input_ids.size(0), t = input_ids.size(1);
   auto positions = torch::arange(t, input_ids.options().dtype(torch::kInt64)).unsqueeze(0).expand({b, t});  // (B, T)
   auto h = model->embed_tokens(input_ids);  // (B, T, H)
   const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (B, T, 1, D), shared by the layers
   for (const auto& module : *model->layers) {
-    auto layer = module->as<DecoderLayerImpl>();
-    h = h + layer->self_attn->forward_with_rotary(layer->input_layernorm(h), rotary, torch::Tensor());
-    h = h + layer->mlp(layer->post_attention_layernorm(h));
+    h = module->as<DecoderLayerImpl>()->forward(
+        h, [&](AttentionImpl& attention, const torch::Tensor& x) { return attention.forward(x, rotary, torch::Tensor()); });
   }
   return model->norm(h);  // (B, T, H)
 }
@@ -214,6 +203,7 @@ torch::Tensor CausalLmImpl::lm_head_weight() const {
 }
 
 torch::Tensor CausalLmImpl::project(const torch::Tensor& hidden) {
+  torch_shim::AutocastGuard autocast(hidden.device().type(), autocast_);
   return model::linear(hidden, lm_head_weight());  // (..., H) -> (..., V)
 }
 
@@ -242,9 +232,8 @@ torch::Tensor CausalLmImpl::prefill(const torch::Tensor& prompt_ids, const torch
   auto h = model->embed_tokens(prompt_ids);  // (B, P, H)
   const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (B, P, 1, D)
   for (std::size_t i = 0; i < kv.size(); ++i) {
-    auto layer = model->layers[i]->as<DecoderLayerImpl>();
-    h = h + layer->self_attn->forward_with_rotary(layer->input_layernorm(h), rotary, mask, &kv[i]);
-    h = h + layer->mlp(layer->post_attention_layernorm(h));
+    h = model->layers[i]->as<DecoderLayerImpl>()->forward(
+        h, [&](AttentionImpl& attention, const torch::Tensor& x) { return attention.forward(x, rotary, mask, &kv[i]); });
   }
   cache.set_prefix(std::move(kv), additive_mask(real_key, torch::kFloat), lengths);
   return project(model->norm(h.select(1, p - 1)));  // (B, H) -> (B, V); left padding puts every prompt's end at P-1
@@ -265,9 +254,9 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, KvCache& cache) 
   auto h = model->embed_tokens(tokens);  // (R, T, H)
   const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (R, T, 1, D)
   for (std::size_t i = 0; i < model->layers->size(); ++i) {
-    auto layer = model->layers[i]->as<DecoderLayerImpl>();
-    h = h + layer->self_attn->forward_cached(layer->input_layernorm(h), rotary, cache, cache.layers()[i]);
-    h = h + layer->mlp(layer->post_attention_layernorm(h));
+    h = model->layers[i]->as<DecoderLayerImpl>()->forward(h, [&](AttentionImpl& attention, const torch::Tensor& x) {
+      return attention.forward_cached(x, rotary, cache, cache.layers()[i]);
+    });
   }
   cache.advance(t);
   return project(model->norm(h));  // (R, T, V)

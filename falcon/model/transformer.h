@@ -13,6 +13,7 @@
 //
 // plus, after add_lora(), "...q_proj.lora_A.weight" / "...lora_B.weight" (PEFT's names).
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "falcon/core/torch/shim.h"
@@ -53,26 +54,20 @@ class RotaryEmbedding {
   torch::Tensor inv_freq_;  // (D/2,) float64 on the CPU
 };
 
-// x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]).
-torch::Tensor apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin);
-// The same rotation of x (B, T, H, D) with head_tables(): x * cos + swap_halves(x) * signed_sin.
+// HF's rotation x * cos + rotate_half(x) * sin, rotate_half(x) = cat(-x[..., D/2:], x[..., :D/2]),
+// of x (B, T, H, D) with head_tables(): x * cos + swap_halves(x) * signed_sin.
 torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables);
 
 class AttentionImpl : public torch::nn::Module {
  public:
   AttentionImpl(const ModelConfig& config, const torch::TensorOptions& options);
-  // Without a cache: x (B, T, H), positions (B, T), additive mask (B, 1, T, T) or undefined for
-  // plain causal. Returns (B, T, H). With `layer_kv` the keys/values are stored as the prefix.
-  torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& positions, const torch::Tensor& mask,
-                        const RotaryEmbedding& rope, LayerKv* store_prefix = nullptr);
-  // The same with the rotary tables of `positions` precomputed (once per model forward). Not an
-  // overload of forward(): ModuleHolder's operator() needs forward() unique.
-  torch::Tensor forward_with_rotary(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
-                                    LayerKv* store_prefix = nullptr);
-  // One decoding step over a KvCache: x (B*N, T, H), positions (B*N, T). Appends the new keys
-  // and values at [sample_length, sample_length + T) of the sample segment.
-  torch::Tensor forward_cached(const torch::Tensor& x, const torch::Tensor& positions, const RotaryEmbedding& rope,
-                               KvCache& cache, LayerKv& layer_kv);
+  // Without a cache: x (B, T, H), the rotary tables of its positions (computed once per model
+  // forward), additive mask (B, 1, T, T) or undefined for plain causal. Returns (B, T, H). With
+  // `store_prefix` the keys/values are stored as a KV cache's prefix.
+  torch::Tensor forward(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
+                        LayerKv* store_prefix = nullptr);
+  // One decoding step over a KvCache: x (B*N, T, H). Appends the new keys and values at
+  // [sample_length, sample_length + T) of the sample segment.
   torch::Tensor forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache, LayerKv& layer_kv);
 
   LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
@@ -93,6 +88,11 @@ TORCH_MODULE(Mlp);
 class DecoderLayerImpl : public torch::nn::Module {
  public:
   DecoderLayerImpl(const ModelConfig& config, const torch::TensorOptions& options);
+  // The pre-norm residual block, h (B, T, H) -> (B, T, H): h + attend(norm(h)), then + mlp(norm).
+  // `attend` is this pass's attention of self_attn on the normed input (full, into a cache's
+  // prefix, or one cached decoding step), so every path runs the same block.
+  using Attend = std::function<torch::Tensor(AttentionImpl& attention, const torch::Tensor& normed)>;
+  torch::Tensor forward(const torch::Tensor& h, const Attend& attend);
   Attention self_attn{nullptr};
   Mlp mlp{nullptr};
   RmsNorm input_layernorm{nullptr}, post_attention_layernorm{nullptr};
@@ -140,6 +140,12 @@ class CausalLmImpl : public torch::nn::Module {
   // Adapter parameters by their full name (".lora_A.weight" / ".lora_B.weight").
   std::vector<std::pair<std::string, torch::Tensor>> named_lora_parameters() const;
 
+  // Mixed precision of the teacher-forced passes (forward, hidden_states, project): kBFloat16 runs
+  // their matmuls under autocast from the fp32 weights (torch_shim::AutocastGuard); kFloat, the
+  // default, does not. Incremental decoding (prefill, decode) is never autocast.
+  void set_autocast(torch::ScalarType dtype) { autocast_ = dtype; }
+  torch::ScalarType autocast() const { return autocast_; }
+
   const ModelConfig& config() const { return config_; }
   torch::Tensor lm_head_weight() const;  // (V, H): lm_head.weight, or the embedding when tied
 
@@ -150,6 +156,7 @@ class CausalLmImpl : public torch::nn::Module {
   ModelConfig config_;
   LoraConfig lora_;
   RotaryEmbedding rope_;
+  torch::ScalarType autocast_ = torch::kFloat;
 };
 TORCH_MODULE(CausalLm);
 

@@ -1,5 +1,5 @@
 #pragma once
-// The problem interface (DESIGN §3). Each problem is a file pair with plain structs and pure
+// The problem interface. Each problem is a file pair with plain structs and pure
 // functions; a `Problem` adapter exposes them behind this one interface so that the registry,
 // the command line, decoding and training can treat all seven alike.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The TSP reference solver (labels and the gaps everything else is measured by; issue 3):
+// The TSP reference solver (labels and the gaps everything else is measured by):
 // iterated local search. Each kick (a double bridge on nearby segments) is followed by 2-opt,
 // Or-opt and sequential 3-opt descent (tsp_local_search.h) from the touched nodes only; the new
 // local optimum is kept when it is at most slightly longer than the current one, and the best

@@ -21,14 +21,6 @@ torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mas
   return count > 0 ? nll / count : nll / m.sum().clamp_min(1.0);
 }
 
-torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
-                        const torch::Tensor& coefficients, double beta, const torch::Tensor& ref_winner,
-                        const torch::Tensor& ref_loser) {
-  auto margin = logp_winner - logp_loser;                            // (P,)
-  if (ref_winner.defined()) margin = margin - (ref_winner - ref_loser);
-  return -(coefficients.to(margin.scalar_type()) * torch::log_sigmoid(beta * margin)).sum();  // ()
-}
-
 torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
                        const torch::Tensor& ref_winner, const torch::Tensor& ref_loser, double beta, double count) {
   auto margin = (logp_winner - ref_winner) - (logp_loser - ref_loser);  // (P,)

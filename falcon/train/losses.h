@@ -1,6 +1,6 @@
 #pragma once
 // Training losses as pure functions of log-probabilities, so each is checked against
-// hand-computed values. Shapes: B sequences, T positions, V vocabulary, P preference pairs.
+// hand-computed values (BOPO's: bopo.h). Shapes: B sequences, T positions, V vocabulary, P pairs.
 #include "falcon/core/torch/shim.h"
 
 namespace falcon::train {
@@ -18,13 +18,6 @@ torch::Tensor sequence_logprobs(const torch::Tensor& token_logp, const torch::Te
 // SFT: mean negative log-likelihood over the masked (solution) tokens of the whole batch, or
 // their sum / count.
 torch::Tensor sft_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, double count = 0.0);
-
-// BOPO (Definition 3.6): -sum_p c_p * log sigmoid(beta * s_p), s_p = logp_winner - logp_loser
-// (minus the same difference under the reference policy when given: DPO-style anchoring).
-// coefficients (P,) carry w_i / (K'-1) / instances, so the sum is the paper's expectation.
-torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
-                        const torch::Tensor& coefficients, double beta,
-                        const torch::Tensor& ref_winner = {}, const torch::Tensor& ref_loser = {});
 
 // DPO (Rafailov et al. 2023): mean_p -log sigmoid(beta * ((w - ref_w) - (l - ref_l))), or the
 // sum / count.

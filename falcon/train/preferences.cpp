@@ -6,33 +6,6 @@
 
 namespace falcon::train {
 
-std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense) {
-  const bool minimize = sense == problems::Sense::kMinimize;
-  BopoPairs pairs;
-  for (int i = 0; i < static_cast<int>(group.size()); ++i) {
-    if (!group[i].feasible) continue;
-    if (pairs.best < 0 || (minimize ? group[i].objective < group[pairs.best].objective
-                                    : group[i].objective > group[pairs.best].objective))
-      pairs.best = i;
-  }
-  if (pairs.best < 0) return std::nullopt;
-  const double best = group[pairs.best].objective;
-  std::vector<double> deltas;
-  for (int i = 0; i < static_cast<int>(group.size()); ++i) {
-    if (!group[i].feasible || i == pairs.best) continue;
-    pairs.losers.push_back(i);
-    deltas.push_back(std::fabs(group[i].objective - best));
-  }
-  if (deltas.empty()) return std::nullopt;
-  const double mean = std::accumulate(deltas.begin(), deltas.end(), 0.0) / static_cast<double>(deltas.size());
-  if (!(mean > 0.0)) return std::nullopt;
-  for (double d : deltas) {
-    pairs.weights.push_back(d / mean);
-    pairs.coefficients.push_back(d / mean / static_cast<double>(deltas.size()));
-  }
-  return pairs;
-}
-
 std::vector<double> group_advantages(const std::vector<double>& rewards, double eps) {
   if (rewards.empty()) return {};
   const double n = static_cast<double>(rewards.size());

@@ -1,8 +1,6 @@
 #pragma once
-// From scored samples to training signal, without LibTorch: BOPO's best-anchored pairs
-// (Definition 3.6), GRPO's group-normalised advantages, and the FOARL reward of LLMCoSolver.
-// The trainer turns these numbers into loss coefficients (losses.h).
-#include <optional>
+// From scored samples to training signal, without LibTorch: GRPO's group-normalised advantages
+// and the FOARL reward of LLMCoSolver (BOPO's pairs and weights: bopo.h).
 #include <vector>
 
 #include "falcon/problems/problem.h"
@@ -14,20 +12,6 @@ struct ScoredSample {
   bool feasible = false;  // feasible as sampled (or after repair when repair is in the loop)
   double objective = 0.0; // meaningful when feasible
 };
-
-// Definition 3.6: y* = the best feasible sample (first one on ties); pairs (y*, y_i) for every
-// other feasible y_i; w_i = Delta_i / mean(Delta), Delta_i = |f(y_i) - f(y*)| in the problem's
-// sense. coefficient_i = w_i / (K' - 1), so summing coefficient_i * loss_i over the pairs is the
-// paper's per-instance average.
-struct BopoPairs {
-  int best = -1;
-  std::vector<int> losers;
-  std::vector<double> weights;       // w_i, mean 1
-  std::vector<double> coefficients;  // w_i / (K' - 1)
-};
-// nullopt for a degenerate group (fewer than two feasible samples, or all feasible objectives
-// equal: mean Delta = 0 makes w undefined) — the trainer skips and counts it.
-std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense);
 
 // GRPO (Shao et al. 2024): A_i = (r_i - mean r) / (std r + eps), population std.
 std::vector<double> group_advantages(const std::vector<double>& rewards, double eps = 1e-6);

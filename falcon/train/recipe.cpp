@@ -22,6 +22,7 @@ RolloutSpec read_rollout(Config& c, const std::string& base) {
   require(r.top_p > 0 && r.top_p <= 1, c, base + "top_p", "must be in (0, 1]");
   r.grammar = c.get_bool(base + "grammar", r.grammar);
   r.semantic_mask = c.get_bool(base + "semantic_mask", r.semantic_mask);
+  require(!r.semantic_mask || r.grammar, c, base + "semantic_mask", "needs grammar: true (it reads the grammar's text)");
   r.repair = c.get_bool(base + "repair", r.repair);
   r.max_new_tokens = static_cast<int>(c.get_int(base + "max_new_tokens", r.max_new_tokens));
   require(r.max_new_tokens >= 0, c, base + "max_new_tokens", "must be >= 0 (0 = sized from the instance)");
@@ -52,6 +53,10 @@ StageSpec read_stage(Config& c, int index) {
   s.lr.kind = schedule_kind_from_string(c.get_string(base + "schedule", "cosine"), at(c, base + "schedule"));
   s.lr.min_ratio = c.get_double(base + "min_lr_ratio", 0.1);
   require(s.lr.min_ratio >= 0 && s.lr.min_ratio <= 1, c, base + "min_lr_ratio", "must be in [0, 1]");
+  s.lr.decay_steps = c.get_int(base + "decay_steps", 0);
+  require(s.lr.decay_steps >= 0, c, base + "decay_steps", "must be >= 0");
+  require(s.lr.kind != ScheduleKind::kWsd || s.lr.decay_steps > 0, c, base + "decay_steps",
+          "must be > 0 with schedule: wsd (the steps of its final decay)");
   s.weight_decay = c.get_double(base + "weight_decay", 0.0);
   s.grad_clip = c.get_double(base + "grad_clip", 1.0);
   require(s.grad_clip >= 0, c, base + "grad_clip", "must be >= 0 (0 = off)");
@@ -62,6 +67,8 @@ StageSpec read_stage(Config& c, int index) {
   s.lora.dropout = c.get_double(base + "lora.dropout", 0.0);
   require(s.lora.dropout >= 0 && s.lora.dropout < 1, c, base + "lora.dropout", "must be in [0, 1)");
   if (c.has(base + "lora.target_modules")) s.lora.target_modules = c.get_string_list(base + "lora.target_modules");
+  require(s.lora.rank == 0 || !s.lora.target_modules.empty(), c, base + "lora.target_modules",
+          "must name at least one module with lora.rank > 0 (e.g. [q_proj, v_proj]), or set lora.rank: 0");
 
   if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.");
   if (s.kind == StageKind::kBopo || s.kind == StageKind::kDpo) {
@@ -122,6 +129,9 @@ Recipe read_recipe(Config& c) {
   require(r.number_embedding == "random" || r.number_embedding == "fourier", c, "init.number_embedding",
           "must be random or fourier");
   r.device = c.get_string("device", "cpu");
+  r.mixed_precision = c.get_string("mixed_precision", "none");
+  require(r.mixed_precision == "none" || r.mixed_precision == "bf16", c, "mixed_precision",
+          "must be none or bf16 (bfloat16 autocast of the training forward passes)");
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");
   r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));

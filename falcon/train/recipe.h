@@ -29,7 +29,7 @@ struct RolloutSpec {
   bool grammar = true;            // grammar-constrained decoding
   bool semantic_mask = false;     // beyond the paper: visited / capacity / budget / adjacency masks
   bool repair = false;            // repair infeasible samples before scoring (they then count as feasible)
-  int max_new_tokens = 0;         // 0 = sized from the instance (grammar's longest sensible output)
+  int max_new_tokens = 0;         // 0 = twice the reference label's tokens + 16
 };
 
 struct StageSpec {
@@ -109,6 +109,9 @@ struct Recipe {
   // "fourier" (falcon/model/number_embedding.h). Ignored when weights come from a checkpoint.
   std::string number_embedding = "random";
   std::string device = "cpu";  // cpu | cuda | cuda:N ("cuda" with several ranks: cuda:LOCAL_RANK)
+  // "bf16": the teacher-forced passes of every stage run their matmuls in bfloat16 under autocast
+  // (weights, gradients and optimizer stay fp32); "none": fp32 throughout.
+  std::string mixed_precision = "none";
   DistributedSpec distributed;
 };
 

@@ -44,19 +44,27 @@ std::vector<std::vector<RolloutSample>> rollout_batch(model::CausalLm& model, co
     sample.stop = seq.stop;
     sample.text = detokenize(tokenizer, sample.tokens);
     sample.outcome = eval::score_sample(*item.problem, *item.instance, sample.text, options.repair);
-    if (sample.outcome.repaired) {
-      sample.train_tokens = tokenizer.encode(item.problem->format(*item.instance, sample.outcome.solution));
-      sample.train_tokens.push_back(tokenizer.eos_id());
-    } else {
-      sample.train_tokens = sample.tokens;
-      if (sample.stop == sampling::StopReason::kEos) sample.train_tokens.push_back(tokenizer.eos_id());
-    }
+    sample.train_tokens = delivered_tokens(sample, item, tokenizer);
     out[seq.prompt].push_back(std::move(sample));
   }
   return out;
 }
 
 }  // namespace
+
+std::vector<int> delivered_tokens(const RolloutSample& sample, const RolloutItem& item, const text::Tokenizer& tokenizer) {
+  const auto& outcome = sample.outcome;
+  const bool own_sentence = outcome.parsed_strict && sample.stop == sampling::StopReason::kEos;
+  std::vector<int> tokens;
+  if (outcome.feasible && (outcome.repaired || !own_sentence)) {
+    tokens = tokenizer.encode(item.problem->format(*item.instance, outcome.solution));
+    tokens.push_back(tokenizer.eos_id());
+  } else {
+    tokens = sample.tokens;
+    if (sample.stop == sampling::StopReason::kEos) tokens.push_back(tokenizer.eos_id());
+  }
+  return tokens;
+}
 
 std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
                                                 const std::vector<RolloutItem>& items, const RolloutOptions& options,

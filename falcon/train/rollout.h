@@ -42,9 +42,15 @@ struct RolloutSample {
   sampling::StopReason stop = sampling::StopReason::kMaxLength;
   std::string text;
   eval::SampleOutcome outcome;
-  std::vector<int> train_tokens;  // the sequence to score: generated tokens (+ EOS when it ended),
-                                  // or the repaired solution's text + EOS when repair changed it
+  std::vector<int> train_tokens;  // the sequence a preference stage scores: delivered_tokens()
 };
+
+// The tokens a preference stage scores for one sample: what the pipeline delivered, ended by EOS.
+//  - a sentence of the grammar that the model ended itself: its own tokens + EOS;
+//  - a feasible solution the model did not write as such (repair changed it, or the lenient
+//    parser salvaged it from a truncated or malformed text): that solution's text re-encoded + EOS;
+//  - anything else (infeasible, never a winner): the generated tokens, + EOS when it ended.
+std::vector<int> delivered_tokens(const RolloutSample& sample, const RolloutItem& item, const text::Tokenizer& tokenizer);
 
 // Builds the mask steps for one batch (row r = sample r % K of items[r / K]); empty = no masks.
 using MaskFactory = std::function<sampling::SamplerChain(const std::vector<RolloutItem>& items, int samples_per_item)>;

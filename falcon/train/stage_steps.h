@@ -1,12 +1,16 @@
 #pragma once
-// One forward + backward of each stage on one (micro-)batch. Gradients are accumulated into the
-// model's .grad, scaled by `loss_scale` (1 / grad_accum); the trainer clips, steps and zeroes.
+// One optimizer step of each stage, in two phases. prepare_* turns a micro-batch (SFT sequences,
+// or a sampling stage's scored rollouts) into what its loss needs, without the model; train_step
+// then sums the micro-batches' loss counts over the whole step (every micro-batch of grad_accum,
+// every rank) and runs each micro-batch's forward + backward with its loss divided by that sum.
+// Each loss is thus one mean over the optimizer step's groups, tokens, sequences or pairs, not a
+// mean of per-micro-batch means, and the effective learning rate does not move with how many
+// groups a micro-batch happened to skip. Gradients accumulate into the model's .grad; the
+// trainer sums them over ranks, clips, steps and zeroes.
 //
-// Data parallel: the arguments are this rank's slice of the global batch, and `share` sums the
-// counts that normalise each loss (SFT tokens, BOPO groups, GRPO sequences, DPO pairs) over the
-// ranks, so each rank's loss is its exact part of the one-process loss of the global batch.
-// Every rank must call the same step at the same point, also with an empty slice (the sum is a
-// collective); the trainer then sums the gradients over ranks.
+// Data parallel: the micro-batches are this rank's slices of the global ones, and the counts are
+// summed over the ranks (`share`, a collective every rank calls once per step, also with empty
+// slices), so each rank's loss is its exact part of the one-process loss of the global step.
 #include <cstdint>
 #include <vector>
 
@@ -19,7 +23,7 @@ namespace falcon::train {
 
 // What a step did on this rank, as sums and counts, so global_metrics gives the global batch's.
 struct StepMetrics {
-  double loss = 0.0;                  // this rank's part of the batch loss (the parts add up to it)
+  double loss = 0.0;                  // this rank's part of the step loss (the parts add up to it)
   std::int64_t tokens = 0;            // tokens through the teacher-forced passes
   std::int64_t groups = 0;            // instances (SFT: sequences) that contributed
   std::int64_t skipped_groups = 0;    // degenerate: fewer than two distinct feasible objectives, ...
@@ -34,22 +38,35 @@ struct StepMetrics {
 // Every field summed over the ranks (a collective).
 StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share);
 
-StepMetrics sft_step(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id, double loss_scale,
-                     const BatchShare& share = {});
+// One micro-batch, ready for its forward + backward.
+struct MicroBatch {
+  StageKind kind = StageKind::kSft;
+  std::vector<Sequence> sequences;          // each scored once
+  // BOPO and DPO: pair p prefers sequences[winner[p]] to sequences[loser[p]].
+  std::vector<std::int64_t> winner, loser;
+  std::vector<double> coefficients;         // BOPO: w_i / (K' - 1) of each pair
+  std::vector<std::int64_t> best;           // BOPO: y* of each used group (the optional SFT term)
+  std::vector<double> advantages;           // GRPO / FOARL: of each sequence
+  // What the stage's loss is a mean over, counted in this micro-batch: SFT solution tokens (EOS
+  // included), BOPO used groups, GRPO / FOARL sequences, DPO pairs.
+  double count = 0.0;
+  StepMetrics metrics;                      // the counts; loss and tokens come with the backward
+};
 
-// Definition 3.6 over the groups of one batch (groups[i] are the K samples of items[i]).
-StepMetrics bopo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
-                      const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                      double loss_scale, const BatchShare& share = {});
+MicroBatch prepare_sft(std::vector<Sequence> sequences);
+// A sampling stage's micro-batch: groups[i] are the K scored samples of items[i]. BOPO's is
+// prepare_bopo (bopo.h); this dispatches on stage.kind.
+MicroBatch prepare_sampled(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+                           const StageSpec& stage);
 
-// GRPO with gap rewards (kGrpo) or the FOARL reward (kFoarl).
-StepMetrics grpo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
-                      const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                      double loss_scale, const BatchShare& share = {});
+// The forward + backward of one micro-batch, its loss divided by `step_count` (> 0: the count
+// summed over the whole step). Returns its metrics with its part of the loss.
+StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, const StageSpec& stage, int pad_id,
+                              double step_count);
 
-// DPO on (best, worst) of each group, reference = adapters disabled.
-StepMetrics dpo_step(model::CausalLm& model, const std::vector<RolloutItem>& items,
-                     const std::vector<std::vector<RolloutSample>>& groups, const StageSpec& stage, int pad_id,
-                     double loss_scale, const BatchShare& share = {});
+// One optimizer step's worth of this rank's micro-batches: the counts summed over them and over
+// the ranks, then train_micro_batch on each. Returns this rank's summed metrics.
+StepMetrics train_step(model::CausalLm& model, const std::vector<MicroBatch>& micro_batches, const StageSpec& stage,
+                       int pad_id, const BatchShare& share = {});
 
 }  // namespace falcon::train

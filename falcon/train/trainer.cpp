@@ -169,10 +169,247 @@ void print_resolved_recipe(Config& config, std::ostream& out) {
   out << config.to_yaml();
 }
 
+namespace {
+
+// What every stage of one run shares, set up once by start_run.
+struct Run {
+  Recipe recipe;
+  model::ModelConfig model_config;
+  TrainOptions options;
+  distributed::DistributedContext* dist = nullptr;
+  BatchShare share;
+  bool main = true;      // the only rank that prints and writes files
+  bool progress = true;
+  std::string checkpoints, config_yaml, tokenizer_path;
+  std::optional<text::Tokenizer> tokenizer;
+  ExampleSet train_set, eval_set;
+  std::string resume_dir;  // "" when starting fresh
+  json resume_state;       // the checkpoint's trainer_state.json ({} when fresh)
+  int resume_stage = 0;
+  std::int64_t global_step = 0;
+  std::int64_t steps_this_process = 0;
+  model::CausalLm model{nullptr};
+  std::optional<MetricsLog> metrics;
+};
+
+// Data and tokenizer: rank 0 makes what is missing while the others wait, then all read them.
+void load_data(Run& run) {
+  auto& recipe = run.recipe;
+  std::vector<std::string> dataset_paths;
+  if (run.main) {
+    fs::create_directories(recipe.output_dir);
+    // A user who limited `threads` (two runs side by side) gets the same limit for labelling.
+    dataset_paths = ensure_datasets(recipe.data, run.progress, recipe.threads);
+    run.tokenizer_path = ensure_tokenizer(recipe, dataset_paths, run.options.tokenizer_tool, run.progress);
+  }
+  run.dist->barrier();
+  if (!run.main) {
+    dataset_paths = existing_datasets(recipe.data);
+    run.tokenizer_path = existing_tokenizer(recipe);
+  }
+  std::vector<data::DatasetReader> readers;
+  for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
+  run.tokenizer.emplace(text::Tokenizer::load(run.tokenizer_path));
+  const auto& tokenizer = *run.tokenizer;
+  run.model_config.vocab_size = tokenizer.vocab_size();
+  run.train_set =
+      load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
+  if (recipe.data.augment) check_augmentable(run.train_set, tokenizer);
+  if (recipe.eval.instances > 0)
+    run.eval_set = load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
+                                 recipe.eval.instances, recipe.text_style);
+}
+
+// The checkpoint to continue from (--resume), the same on every rank.
+void find_resume_point(Run& run) {
+  run.resume_state = resume_point(run.checkpoints, run.options.resume, &run.resume_dir);
+  run.resume_stage = std::max(run.resume_state.value("stage", 0), run.recipe.start_stage);
+  run.global_step = run.resume_state.value("global_step", std::int64_t{0});
+  const auto next_step = run.resume_state.value("next_step", std::int64_t{0});
+  check_same_on_every_rank(*run.dist, {run.resume_dir.empty() ? -1 : std::int64_t{run.resume_stage}, next_step,
+                                       run.global_step},
+                           "the checkpoint to resume from (stage, step, global step)");
+  if (run.resume_dir.empty() || !run.progress) return;
+  std::fprintf(stderr, "train: resuming from %s (stage %d, step %lld)\n", run.resume_dir.c_str(), run.resume_stage,
+               static_cast<long long>(next_step));
+  const int saved_world = run.resume_state.value("world_size", 1);
+  if (saved_world != run.dist->world_size())
+    std::fprintf(stderr, "train: the checkpoint was written by %d process(es), this run has %d: the same training, "
+                 "but not bit-identical to an uninterrupted run (sums over ranks round differently)\n",
+                 saved_world, run.dist->world_size());
+}
+
+void create_model(Run& run, const torch::Device& device) {
+  torch::manual_seed(run.recipe.seed);
+  run.model = model::CausalLm(run.model_config, torch::TensorOptions().device(device));
+  run.model->set_autocast(run.recipe.mixed_precision == "bf16" ? torch::kBFloat16 : torch::kFloat);
+  if (run.recipe.number_embedding == "fourier") {
+    // Before any checkpoint is loaded, so resumed and init.checkpoint runs overwrite it as they should.
+    model::init_number_embeddings(run.model->model->embed_tokens->weight, model::number_tokens(*run.tokenizer), 0.02);
+  }
+  run.model->train();
+}
+
+// This rank's micro-batches of one optimizer step, made ready before any backward: SFT
+// sequences, or a sampling stage's rollouts (all with the weights of this step) and their pairs,
+// advantages or counts.
+std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int s, std::int64_t step,
+                                           EpochOrder& order, const MaskFactory& masks) {
+  const auto& tokenizer = *run.tokenizer;
+  std::vector<MicroBatch> out;
+  for (int micro = 0; micro < stage.grad_accum; ++micro) {
+    // The global micro-batch is rows first .. first + batch_size of the data order; this rank
+    // takes its contiguous slice, with the same seeds as one process would use.
+    const std::int64_t first = (step * stage.grad_accum + micro) * stage.batch_size;
+    const auto rows = run.share.slice(stage.batch_size);
+    if (stage.kind == StageKind::kSft) {
+      std::vector<Sequence> batch;
+      for (auto j = rows.begin; j < rows.end; ++j)
+        batch.push_back(sft_sequence(run.train_set.examples[order.at(first + j)], tokenizer, run.recipe.data.augment,
+                                     mix(mix(run.recipe.seed, s), static_cast<std::uint64_t>(first + j))));
+      out.push_back(prepare_sft(std::move(batch)));
+      continue;
+    }
+    std::vector<RolloutItem> items;
+    for (auto j = rows.begin; j < rows.end; ++j) items.push_back(rollout_item(run.train_set.examples[order.at(first + j)]));
+    RolloutOptions ro;
+    ro.samples_per_item = stage.rollout.samples_per_instance;
+    ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
+    ro.repair = stage.rollout.repair;
+    ro.seed = mix(mix(run.recipe.seed, s), static_cast<std::uint64_t>(step * stage.grad_accum + micro));
+    if (stage.rollout.max_new_tokens > 0)
+      for (auto& item : items) item.max_new_tokens = stage.rollout.max_new_tokens;
+    run.model->eval();
+    auto groups = rollout(run.model, tokenizer, items, ro, masks);
+    run.model->train();
+    out.push_back(prepare_sampled(items, groups, stage));
+  }
+  return out;
+}
+
+void save_checkpoint(Run& run, int s, const StageSpec& stage, torch::optim::AdamW& optimizer, std::int64_t next_step) {
+  model::CheckpointData data;
+  data.step = run.global_step;
+  data.config_yaml = run.config_yaml;
+  data.trainer_state = {{"stage", s}, {"stage_name", stage.name}, {"next_step", next_step},
+                        {"global_step", run.global_step}, {"world_size", run.dist->world_size()}};
+  model::save_checkpoint(run.checkpoints, data, *run.model, &optimizer,
+                         {model::CheckpointWeights::kAll, run.recipe.keep_last});
+}
+
+void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMetrics& total, double loss, double lr,
+              double grad_norm, double seconds) {
+  json line = {{"stage", stage.name},  {"type", to_string(stage.kind)}, {"step", step + 1},
+               {"global_step", run.global_step}, {"loss", loss}, {"lr", lr}, {"grad_norm", grad_norm},
+               {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
+  if (stage.kind != StageKind::kSft)
+    line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
+                 {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
+  run.metrics->write(line);
+}
+
+// Trains stage s from its first step (or the resumed one) to its last, checkpointing on the way.
+// nullopt when stop_after_steps ended the run inside it (after a checkpoint).
+std::optional<StageResult> train_stage(Run& run, int s) {
+  const auto& stage = run.recipe.stages[s];
+  auto& model = run.model;
+  auto params = trainable(model);
+  torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(stage.lr.peak)
+                                            .betas({run.recipe.adam_beta1, run.recipe.adam_beta2})
+                                            .eps(run.recipe.adam_eps)
+                                            .weight_decay(stage.weight_decay));
+  auto schedule = stage.lr;
+  schedule.total_steps = stage_steps(stage, run.train_set.examples.size());
+  std::int64_t step = 0;
+  if (s == run.resume_stage && !run.resume_dir.empty()) {
+    model::load_checkpoint(run.resume_dir, *model, &optimizer, {run.config_yaml, kResumeIgnoredPaths});
+    step = run.resume_state.value("next_step", std::int64_t{0});
+  }
+  // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
+  // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.
+  broadcast_parameters(*run.dist, model);
+
+  StageResult sr;
+  sr.name = stage.name;
+  sr.kind = stage.kind;
+  const auto stage_start = Clock::now();
+  EpochOrder order(run.train_set.examples.size(), mix(run.recipe.seed, s));
+  const auto masks = make_mask_factory(*run.tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
+  Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
+  bar.advance(static_cast<long>(step));
+  for (; step < schedule.total_steps; ++step) {
+    const auto step_start = Clock::now();
+    const double lr = schedule.at(step);
+    for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+    const auto micro_batches = make_micro_batches(run, stage, s, step, order, masks);
+    const StepMetrics mine = train_step(model, micro_batches, stage, run.tokenizer->pad_id(), run.share);
+    // Each rank's loss was its part of the global one, so the summed gradient is the global
+    // batch's; every rank then clips and steps identically.
+    run.dist->sum_gradients(params);
+    const StepMetrics total = global_metrics(mine, run.share);
+    double grad_norm = 0.0;
+    if (stage.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(params, stage.grad_clip);
+    optimizer.step();
+    optimizer.zero_grad();
+    ++run.global_step;
+    ++run.steps_this_process;
+    const double seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
+    sr.last_loss = total.loss;
+    sr.skipped_groups += total.skipped_groups;
+    sr.tokens += total.tokens;
+    bar.set_status(fmt_status(sr.last_loss, lr, total.tokens / std::max(seconds, 1e-9)));
+    bar.advance();
+    if (run.main && ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps))
+      log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds);
+    const bool stop_now = run.options.stop_after_steps > 0 && run.steps_this_process >= run.options.stop_after_steps;
+    if (run.main && ((run.recipe.checkpoint_every > 0 && run.global_step % run.recipe.checkpoint_every == 0) || stop_now))
+      save_checkpoint(run, s, stage, optimizer, step + 1);
+    if (stop_now) {
+      bar.finish();
+      run.dist->barrier();  // no rank returns before the checkpoint is on disk
+      return std::nullopt;
+    }
+  }
+  bar.finish();
+  if (run.main) save_checkpoint(run, s, stage, optimizer, schedule.total_steps);
+  sr.steps = schedule.total_steps;
+  sr.seconds = std::chrono::duration<double>(Clock::now() - stage_start).count();
+  return sr;
+}
+
+// The short held-out evaluation after a stage (best of eval.samples, grammar and repair).
+PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
+  PolicyEvalOptions eo;
+  eo.samples = run.recipe.eval.samples;
+  eo.greedy = run.recipe.eval.samples == 1;
+  eo.temperature = run.recipe.eval.temperature;
+  eo.seed = mix(run.recipe.seed, 9999);
+  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, make_mask_factory(*run.tokenizer, true, false),
+                           run.progress, run.share);
+  if (run.main) run.metrics->write({{"stage", stage.name}, {"eval", eval_json(e)}});
+  return e;
+}
+
+// final/ (Hugging Face layout) and summary.json, by rank 0.
+void write_outputs(Run& run, const TrainResult& result) {
+  write_final(result.final_dir, run.model, run.model_config, run.tokenizer_path, run.recipe.text_style);
+  json summary = json::array();
+  for (const auto& sr : result.stages)
+    summary.push_back({{"stage", sr.name}, {"type", to_string(sr.kind)}, {"steps", sr.steps}, {"seconds", sr.seconds},
+                       {"last_loss", sr.last_loss}, {"skipped_groups", sr.skipped_groups},
+                       {"eval", eval_json(sr.eval)}});
+  std::ofstream(run.recipe.output_dir + "/summary.json") << summary.dump(2) << "\n";
+}
+
+}  // namespace
+
 TrainResult run_training(Config& config, const TrainOptions& options) {
-  Recipe recipe = read_recipe(config);
-  auto model_config = model::resolve_model_section(config, "model");
+  Run run;
+  run.recipe = read_recipe(config);
+  run.model_config = model::resolve_model_section(config, "model");
   config.check_unused();
+  run.options = options;
+  const auto& recipe = run.recipe;
   if (!recipe.init_from.empty()) check_init_text_style(recipe);
   // Data parallel: the ranks come from the environment (falcon_train --nproc, torchrun, Slurm).
   // Every rank runs everything below on its slice of each batch; one process is rank 0 of 1 and
@@ -181,224 +418,49 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   const torch::Device device = rank_device(recipe.device, env);
   const auto runtime = init_torch_runtime(rank_threads(recipe.threads, env));
   distributed::DistributedContext dist(env, distributed_options(recipe.distributed, device));
-  const BatchShare share = batch_share(dist);
-  const bool main = dist.is_main();  // the only rank that prints and writes files
-  const bool progress = options.progress && main;
-  const std::string checkpoints = recipe.output_dir + "/checkpoints";
+  run.dist = &dist;
+  run.share = batch_share(dist);
+  run.main = dist.is_main();
+  run.progress = options.progress && run.main;
+  run.checkpoints = recipe.output_dir + "/checkpoints";
 
-  // Data and tokenizer: rank 0 makes what is missing while the others wait, then all read them.
-  std::vector<std::string> dataset_paths;
-  std::string tokenizer_path;
-  if (main) {
-    fs::create_directories(recipe.output_dir);
-    // A user who limited `threads` (two runs side by side) gets the same limit for labelling.
-    dataset_paths = ensure_datasets(recipe.data, progress, recipe.threads);
-    tokenizer_path = ensure_tokenizer(recipe, dataset_paths, options.tokenizer_tool, progress);
-  }
-  dist.barrier();
-  if (!main) {
-    dataset_paths = existing_datasets(recipe.data);
-    tokenizer_path = existing_tokenizer(recipe);
-  }
-  std::vector<data::DatasetReader> readers;
-  for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
-  const auto tokenizer = text::Tokenizer::load(tokenizer_path);
-  model_config.vocab_size = tokenizer.vocab_size();
-  const auto train_set =
-      load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
-  if (recipe.data.augment) check_augmentable(train_set, tokenizer);
-  const auto eval_set = recipe.eval.instances > 0
-                            ? load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
-                                            recipe.eval.instances, recipe.text_style)
-                            : ExampleSet{};
-  if (progress) {
+  load_data(run);
+  if (run.progress) {
     const std::string ranks = dist.distributed() ? " per rank, " + std::to_string(dist.world_size()) + " ranks (" +
                                                        dist.backend_name() + ")"
                                                  : "";
     std::fprintf(stderr, "train: %zu examples (%lld prompts over data.max_prompt_tokens), vocabulary %d, "
                  "%.2fM parameters, torch %s, %d threads%s\n",
-                 train_set.examples.size(), static_cast<long long>(train_set.skipped_too_long), tokenizer.vocab_size(),
-                 model_config.parameter_count() / 1e6, runtime.torch_version.c_str(), runtime.intra_op_threads,
-                 ranks.c_str());
+                 run.train_set.examples.size(), static_cast<long long>(run.train_set.skipped_too_long),
+                 run.tokenizer->vocab_size(), run.model_config.parameter_count() / 1e6, runtime.torch_version.c_str(),
+                 runtime.intra_op_threads, ranks.c_str());
   }
+  find_resume_point(run);
+  create_model(run, device);
+  run.config_yaml = config.to_yaml();  // what checkpoints store and --resume compares
+  if (run.main) run.metrics.emplace(recipe.output_dir + "/metrics.jsonl", /*append=*/!run.resume_dir.empty());
 
-  std::string resume_dir;
-  const json state = resume_point(checkpoints, options.resume, &resume_dir);
-  const int resume_stage = std::max(state.value("stage", 0), recipe.start_stage);
-  std::int64_t global_step = state.value("global_step", std::int64_t{0});
-  check_same_on_every_rank(dist, {resume_dir.empty() ? -1 : std::int64_t{resume_stage},
-                                  state.value("next_step", std::int64_t{0}), global_step},
-                           "the checkpoint to resume from (stage, step, global step)");
-  if (!resume_dir.empty() && progress) {
-    std::fprintf(stderr, "train: resuming from %s (stage %d, step %lld)\n", resume_dir.c_str(), resume_stage,
-                 static_cast<long long>(state.value("next_step", std::int64_t{0})));
-    const int saved_world = state.value("world_size", 1);
-    if (saved_world != dist.world_size())
-      std::fprintf(stderr, "train: the checkpoint was written by %d process(es), this run has %d: the same training, "
-                   "but not bit-identical to an uninterrupted run (sums over ranks round differently)\n",
-                   saved_world, dist.world_size());
-  }
-
-  torch::manual_seed(recipe.seed);
-  model::CausalLm model(model_config, torch::TensorOptions().device(device));
-  if (recipe.number_embedding == "fourier") {
-    // Before any checkpoint is loaded, so resumed and init.checkpoint runs overwrite it as they should.
-    model::init_number_embeddings(model->model->embed_tokens->weight, model::number_tokens(tokenizer), 0.02);
-  }
-  model->train();
-  std::optional<MetricsLog> metrics;
-  if (main) metrics.emplace(recipe.output_dir + "/metrics.jsonl", /*append=*/!resume_dir.empty());
-  const auto config_yaml = config.to_yaml();
   TrainResult result;
   result.rank = dist.rank();
   result.world_size = dist.world_size();
-  std::int64_t steps_this_process = 0;
-
   for (int s = 0; s < static_cast<int>(recipe.stages.size()); ++s) {
-    const auto& stage = recipe.stages[s];
-    if (s == recipe.start_stage && !recipe.init_from.empty() && resume_dir.empty()) {
+    if (s == recipe.start_stage && !recipe.init_from.empty() && run.resume_dir.empty()) {
       // The shape of the stages before start_stage was replayed; their trained weights come from init.
-      model::load_checkpoint(recipe.init_from, *model, nullptr);
-      if (progress)
-        std::fprintf(stderr, "train: weights from %s, starting at stage %d\n", recipe.init_from.c_str(), s);
+      model::load_checkpoint(recipe.init_from, *run.model, nullptr);
+      if (run.progress) std::fprintf(stderr, "train: weights from %s, starting at stage %d\n", recipe.init_from.c_str(), s);
     }
-    prepare_model(model, stage, s, recipe.seed);
-    if (s < resume_stage) continue;  // done before the checkpoint; its shape is replayed above
-    auto params = trainable(model);
-    torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(stage.lr.peak)
-                                              .betas({recipe.adam_beta1, recipe.adam_beta2})
-                                              .eps(recipe.adam_eps)
-                                              .weight_decay(stage.weight_decay));
-    auto schedule = stage.lr;
-    schedule.total_steps = stage_steps(stage, train_set.examples.size());
-    std::int64_t step = 0;
-    if (s == resume_stage && !resume_dir.empty()) {
-      model::load_checkpoint(resume_dir, *model, &optimizer, {config_yaml, kResumeIgnoredPaths});
-      step = state.value("next_step", std::int64_t{0});
+    prepare_model(run.model, recipe.stages[s], s, recipe.seed);
+    if (s < run.resume_stage) continue;  // done before the checkpoint; its shape is replayed above
+    auto sr = train_stage(run, s);
+    if (!sr) {
+      result.stopped_early = true;
+      return result;
     }
-    // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
-    // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.
-    broadcast_parameters(dist, model);
-
-    StageResult sr;
-    sr.name = stage.name;
-    sr.kind = stage.kind;
-    const auto stage_start = Clock::now();
-    EpochOrder order(train_set.examples.size(), mix(recipe.seed, s));
-    const auto masks = make_mask_factory(tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
-    Progress bar(stage.name, static_cast<long>(schedule.total_steps), progress);
-    bar.advance(static_cast<long>(step));
-    auto save = [&](std::int64_t next_step) {
-      model::CheckpointData data;
-      data.step = global_step;
-      data.config_yaml = config_yaml;
-      data.trainer_state = {{"stage", s}, {"stage_name", stage.name}, {"next_step", next_step},
-                            {"global_step", global_step}, {"world_size", dist.world_size()}};
-      model::save_checkpoint(checkpoints, data, *model, &optimizer, {model::CheckpointWeights::kAll, recipe.keep_last});
-    };
-
-    for (; step < schedule.total_steps; ++step) {
-      const auto step_start = Clock::now();
-      const double lr = schedule.at(step);
-      for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
-      StepMetrics mine;  // this rank's sums; `total` below is the global batch's
-      for (int micro = 0; micro < stage.grad_accum; ++micro) {
-        // The global micro-batch is rows first .. first + batch_size of the data order; this
-        // rank takes its contiguous slice, with the same seeds as one process would use.
-        const std::int64_t first = (step * stage.grad_accum + micro) * stage.batch_size;
-        const auto rows = share.slice(stage.batch_size);
-        StepMetrics m;
-        if (stage.kind == StageKind::kSft) {
-          std::vector<Sequence> batch;
-          for (auto j = rows.begin; j < rows.end; ++j)
-            batch.push_back(sft_sequence(train_set.examples[order.at(first + j)], tokenizer, recipe.data.augment,
-                                         mix(mix(recipe.seed, s), static_cast<std::uint64_t>(first + j))));
-          m = sft_step(model, batch, tokenizer.pad_id(), 1.0 / stage.grad_accum, share);
-        } else {
-          std::vector<RolloutItem> items;
-          for (auto j = rows.begin; j < rows.end; ++j)
-            items.push_back(rollout_item(train_set.examples[order.at(first + j)]));
-          RolloutOptions ro;
-          ro.samples_per_item = stage.rollout.samples_per_instance;
-          ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
-          ro.repair = stage.rollout.repair;
-          ro.seed = mix(mix(recipe.seed, s), static_cast<std::uint64_t>(step * stage.grad_accum + micro));
-          if (stage.rollout.max_new_tokens > 0)
-            for (auto& item : items) item.max_new_tokens = stage.rollout.max_new_tokens;
-          model->eval();
-          auto groups = rollout(model, tokenizer, items, ro, masks);
-          model->train();
-          const double scale = 1.0 / stage.grad_accum;
-          switch (stage.kind) {
-            case StageKind::kBopo: m = bopo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
-            case StageKind::kDpo: m = dpo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
-            default: m = grpo_step(model, items, groups, stage, tokenizer.pad_id(), scale, share); break;
-          }
-        }
-        mine += m;
-      }
-      // Each rank's loss was its part of the global one, so the summed gradient is the global
-      // batch's; every rank then clips and steps identically.
-      dist.sum_gradients(params);
-      const StepMetrics total = global_metrics(mine, share);
-      double grad_norm = 0.0;
-      if (stage.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(params, stage.grad_clip);
-      optimizer.step();
-      optimizer.zero_grad();
-      ++global_step;
-      ++steps_this_process;
-      const double seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
-      sr.last_loss = total.loss / stage.grad_accum;
-      sr.skipped_groups += total.skipped_groups;
-      sr.tokens += total.tokens;
-      bar.set_status(fmt_status(sr.last_loss, lr, total.tokens / std::max(seconds, 1e-9)));
-      bar.advance();
-      if (main && ((step + 1) % recipe.log_every == 0 || step + 1 == schedule.total_steps)) {
-        json line = {{"stage", stage.name}, {"type", to_string(stage.kind)}, {"step", step + 1},
-                     {"global_step", global_step}, {"loss", sr.last_loss}, {"lr", lr}, {"grad_norm", grad_norm},
-                     {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
-        if (stage.kind != StageKind::kSft)
-          line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
-                       {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
-        metrics->write(line);
-      }
-      const bool stop_now = options.stop_after_steps > 0 && steps_this_process >= options.stop_after_steps;
-      if (main && ((recipe.checkpoint_every > 0 && global_step % recipe.checkpoint_every == 0) || stop_now))
-        save(step + 1);
-      if (stop_now) {
-        bar.finish();
-        dist.barrier();  // no rank returns before the checkpoint is on disk
-        result.stopped_early = true;
-        return result;
-      }
-    }
-    bar.finish();
-    if (main) save(schedule.total_steps);
-    sr.steps = schedule.total_steps;
-    sr.seconds = std::chrono::duration<double>(Clock::now() - stage_start).count();
-    if (!eval_set.examples.empty()) {
-      PolicyEvalOptions eo;
-      eo.samples = recipe.eval.samples;
-      eo.greedy = recipe.eval.samples == 1;
-      eo.temperature = recipe.eval.temperature;
-      eo.seed = mix(recipe.seed, 9999);
-      sr.eval = evaluate_policy(model, tokenizer, eval_set, eo, make_mask_factory(tokenizer, true, false), progress,
-                                share);
-      if (main) metrics->write({{"stage", stage.name}, {"eval", eval_json(sr.eval)}});
-    }
-    result.stages.push_back(sr);
+    if (!run.eval_set.examples.empty()) sr->eval = evaluate_stage(run, recipe.stages[s]);
+    result.stages.push_back(*sr);
   }
-
   result.final_dir = recipe.output_dir + "/final";
-  if (main) {
-    write_final(result.final_dir, model, model_config, tokenizer_path, recipe.text_style);
-    json summary = json::array();
-    for (const auto& sr : result.stages)
-      summary.push_back({{"stage", sr.name}, {"type", to_string(sr.kind)}, {"steps", sr.steps}, {"seconds", sr.seconds},
-                         {"last_loss", sr.last_loss}, {"skipped_groups", sr.skipped_groups},
-                         {"eval", eval_json(sr.eval)}});
-    std::ofstream(recipe.output_dir + "/summary.json") << summary.dump(2) << "\n";
-  }
+  if (run.main) write_outputs(run, result);
   dist.barrier();  // every rank returns with the final model on disk
   return result;
 }

@@ -11,7 +11,7 @@ namespace falcon::data::testing {
 // A fresh empty directory under the system temp dir, named after the running test.
 std::filesystem::path scratch_dir();
 
-// The heuristic that labels `problem` in tests (the reference solvers live on other branches).
+// The fast heuristic that labels `problem` in tests (the reference solvers take seconds).
 std::string test_method(const std::string& problem);
 
 // A small config for `problem` (two splits, both distributions where there are two) writing to `output`.

@@ -13,6 +13,13 @@
 namespace falcon::model {
 namespace {
 
+// HF's formula, the oracle for apply_rotary: x * cos + rotate_half(x) * sin.
+torch::Tensor hf_apply_rotary(const torch::Tensor& x, const torch::Tensor& cos, const torch::Tensor& sin) {
+  const auto half = x.size(-1) / 2;
+  auto rotated = torch::cat({-x.narrow(-1, half, half), x.narrow(-1, 0, half)}, -1);  // (B, H, T, D)
+  return x * cos + rotated * sin;                                                    // (B, H, T, D)
+}
+
 ModelConfig tiny_config() {
   ModelConfig c;
   c.vocab_size = 61;
@@ -67,6 +74,37 @@ TEST(Transformer, ParameterNamesAreHuggingFaceKeys) {
   count = 0;
   for (const auto& p : tied->parameters()) count += p.numel();
   EXPECT_EQ(count, config.parameter_count());
+}
+
+TEST(Transformer, Bf16AutocastTracksFp32AndSeesEachUpdate) {
+  torch::manual_seed(3);
+  CausalLm model(tiny_config());
+  const auto input = torch::randint(0, 61, {3, 40}, torch::kInt64);  // (B, T)
+  const auto fp32 = model->forward(input).detach();                   // (B, T, V)
+  const double scale = fp32.abs().max().item<double>();
+
+  model->set_autocast(torch::kBFloat16);
+  auto logits = model->forward(input);  // (B, T, V)
+  EXPECT_EQ(logits.scalar_type(), torch::kBFloat16);  // lm_head ran in bf16
+  EXPECT_LT(max_abs_diff(logits, fp32), 0.03 * scale);
+  logits.to(torch::kFloat).logsumexp(-1).sum().backward();
+  for (const auto& p : model->named_parameters()) {  // the weights and their gradients stay fp32
+    EXPECT_EQ(p.value().scalar_type(), torch::kFloat) << p.key();
+    ASSERT_TRUE(p.value().grad().defined()) << p.key();
+    EXPECT_EQ(p.value().grad().scalar_type(), torch::kFloat) << p.key();
+  }
+  // Outside the forward, autocast is off again ...
+  EXPECT_EQ(torch::mm(torch::ones({2, 2}), torch::ones({2, 2})).scalar_type(), torch::kFloat);
+  // ... and its cast weights are gone: the next forward sees an update (a stale bf16 copy of
+  // lm_head would give the old logits, not twice them).
+  {
+    torch::NoGradGuard no_grad;
+    model->lm_head->weight.mul_(2.0);
+  }
+  const auto updated = model->forward(input).detach();  // (B, T, V)
+  model->set_autocast(torch::kFloat);
+  EXPECT_LT(max_abs_diff(updated, model->forward(input).detach()), 0.06 * scale);
+  EXPECT_GT(max_abs_diff(updated, fp32), 0.5 * scale);
 }
 
 TEST(Transformer, RightPaddingLeavesEarlierLogitsUnchanged) {
@@ -136,7 +174,7 @@ TEST(Transformer, HeadTablesRotateLikeRotateHalf) {
   auto positions = torch::tensor({{0, 1, 2, 7}, {3, 4, 5, 100}}, torch::kInt64);  // (B, T)
   auto x = torch::randn({2, 4, 3, 8});                                               // (B, T, H, D)
   const auto [cos, sin] = rope.tables(positions, torch::kFloat);                      // (B, 1, T, D)
-  auto expected = apply_rotary(x.transpose(1, 2), cos, sin).transpose(1, 2);          // (B, T, H, D)
+  auto expected = hf_apply_rotary(x.transpose(1, 2), cos, sin).transpose(1, 2);          // (B, T, H, D)
   auto got = apply_rotary(x, rope.head_tables(positions, torch::kFloat));
   EXPECT_LT(max_abs_diff(got, expected), 1e-6);
 }

@@ -131,7 +131,7 @@ TEST(TspReference, MeetsTheIssueTargetOnTsplibInstances) {
     EXPECT_GE(f, optimum) << name;  // never better than a proven optimum
     gap_sum += (f - optimum) / optimum;
   }
-  EXPECT_LE(gap_sum / cases.size(), 0.001);  // issue 3: mean gap <= 0.1%
+  EXPECT_LE(gap_sum / cases.size(), 0.001);  // mean gap <= 0.1%
 }
 
 }  // namespace

@@ -28,5 +28,21 @@ TEST(LrSchedule, LinearAndConstant) {
   EXPECT_THROW(schedule_kind_from_string("cosin", "stages[0].schedule"), Error);
 }
 
+TEST(LrSchedule, WarmupStableDecayHoldsThePeakThenDecaysLinearlyOverItsLastSteps) {
+  LrSchedule wsd{/*peak=*/1.0, /*warmup_steps=*/2, /*total_steps=*/12, ScheduleKind::kWsd, /*min_ratio=*/0.2,
+                 /*decay_steps=*/5};
+  EXPECT_DOUBLE_EQ(wsd.at(0), 1.0 / 3.0);  // warmup as the others
+  EXPECT_DOUBLE_EQ(wsd.at(2), 1.0);
+  EXPECT_DOUBLE_EQ(wsd.at(6), 1.0);        // stable until the decay's first step (12 - 5 = 7)
+  EXPECT_DOUBLE_EQ(wsd.at(7), 1.0);
+  EXPECT_DOUBLE_EQ(wsd.at(9), 0.2 + 0.8 * 0.5);
+  EXPECT_DOUBLE_EQ(wsd.at(11), 0.2);       // the last step: the floor
+  EXPECT_EQ(schedule_kind_from_string("wsd", "stages[0].schedule"), ScheduleKind::kWsd);
+  // A decay longer than the run after warmup starts right after warmup.
+  LrSchedule all{1.0, 2, 6, ScheduleKind::kWsd, 0.0, 100};
+  EXPECT_DOUBLE_EQ(all.at(2), 1.0);
+  EXPECT_DOUBLE_EQ(all.at(5), 0.0);
+}
+
 }  // namespace
 }  // namespace falcon::train

@@ -62,6 +62,7 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
                "stages[0].rollout.samples_per_instance");
   expect_error(base + "stages: [{type: dpo, steps: 3, lora: {rank: 0}}]", "stages[0].lora.rank");
   expect_error(base + "stages: [{type: sft, epochs: 1, schedule: cosin}]", "unknown schedule");
+  expect_error(base + "stages: [{type: sft, epochs: 1, schedule: wsd}]", "stages[0].decay_steps");
   expect_error(base + "stages: []", "stages");
   expect_error("data: {config: c.yaml}\nstages: [{type: sft}]", "output_dir");
   expect_error(base + "stages: [{type: sft, batch_size: many}]", "batch_size");
@@ -71,6 +72,12 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: digits}", "tokenizer.numbers");
   expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: whole, vocab_size: 1000}", "tokenizer.vocab_size");
   expect_error(base + "stages: [{type: sft}]\ninit: {number_embedding: sine}", "init.number_embedding");
+  expect_error(base + "stages: [{type: sft}]\nmixed_precision: fp16", "mixed_precision must be none or bf16");
+  // The semantic masks read the grammar's text: without the grammar they would apply it silently.
+  expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, semantic_mask: true}}]",
+               "stages[0].rollout.semantic_mask needs grammar: true");
+  expect_error(base + "stages: [{type: bopo, steps: 3, lora: {rank: 8, target_modules: []}}]",
+               "stages[0].lora.target_modules must name at least one module");
 }
 
 TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "falcon/eval/sample_outcome.h"
 #include "falcon/problems/registry.h"
 #include "falcon/text/tokenizer.h"
 #include "falcon/train/examples.h"
@@ -56,6 +57,77 @@ TEST(Rollout, ItemsThatFitOnlyAloneRunInSeparateBatchesWithTheSameSamples) {
     EXPECT_EQ(together[1][k].tokens, alone_short[0][k].tokens) << k;
     EXPECT_LE(together[0][k].tokens.size(), 4u);
   }
+}
+
+// What BOPO scores for each sample: the model's own sentence keeps its tokens; a feasible solution
+// the model did not write as one (salvaged from a cut-off text, or changed by repair) is scored as
+// the delivered text, re-encoded and ended by EOS; an infeasible one keeps its raw tokens.
+class DeliveredTokens : public ::testing::Test {
+ protected:
+  DeliveredTokens()
+      : tokenizer_(text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model")),
+        tsp_(problems::problem_by_name("tsp")) {
+    item_.problem = &tsp_;
+    item_.instance = tsp_.generate({5}, 3);
+  }
+  RolloutSample sample(const std::string& text, sampling::StopReason stop, bool repair) const {
+    RolloutSample s;
+    s.tokens = tokenizer_.encode(text);
+    s.stop = stop;
+    s.text = text;
+    s.outcome = eval::score_sample(tsp_, *item_.instance, text, repair);
+    return s;
+  }
+  std::vector<int> encoded_with_eos(const problems::Solution& solution) const {
+    auto tokens = tokenizer_.encode(tsp_.format(*item_.instance, solution));
+    tokens.push_back(tokenizer_.eos_id());
+    return tokens;
+  }
+  std::string tour_text() const { return tsp_.format(*item_.instance, problems::Solution::flat({0, 3, 1, 4, 2})); }
+
+  text::Tokenizer tokenizer_;
+  const problems::Problem& tsp_;
+  RolloutItem item_;
+};
+
+TEST_F(DeliveredTokens, TheModelsOwnSentenceKeepsItsTokensPlusEos) {
+  const auto s = sample(tour_text(), sampling::StopReason::kEos, false);
+  ASSERT_TRUE(s.outcome.parsed_strict && s.outcome.feasible && !s.outcome.repaired);
+  auto expected = s.tokens;
+  expected.push_back(tokenizer_.eos_id());
+  EXPECT_EQ(delivered_tokens(s, item_, tokenizer_), expected);
+}
+
+TEST_F(DeliveredTokens, ACutOffTextTheLenientParserSalvagesIsScoredAsTheDeliveredSolution) {
+  const auto full = tour_text();
+  const auto cut = full.substr(0, full.find(']') + 1);  // "Route: [...]" without the objective
+  // With repair in the loop, a salvaged tour whose constraints hold counts as feasible, and repair
+  // did not change it.
+  const auto s = sample(cut, sampling::StopReason::kMaxLength, /*repair=*/true);
+  ASSERT_TRUE(s.outcome.feasible && !s.outcome.parsed_strict && !s.outcome.repaired) << cut;
+  const auto delivered = delivered_tokens(s, item_, tokenizer_);
+  EXPECT_EQ(delivered, encoded_with_eos(s.outcome.solution));
+  EXPECT_NE(delivered, s.tokens);
+  EXPECT_EQ(tokenizer_.decode({delivered.begin(), delivered.end() - 1}), full);
+}
+
+TEST_F(DeliveredTokens, AStrictSentenceStoppedByTheLengthLimitGetsItsEos) {
+  const auto s = sample(tour_text(), sampling::StopReason::kMaxLength, false);
+  ASSERT_TRUE(s.outcome.parsed_strict && s.outcome.feasible);
+  EXPECT_EQ(delivered_tokens(s, item_, tokenizer_), encoded_with_eos(s.outcome.solution));
+}
+
+TEST_F(DeliveredTokens, AnInfeasibleSampleKeepsItsRawTokensAndARepairedOneIsReencoded) {
+  const std::string broken = "Route: [0, 3, 3, 1";  // a repeat, cut off
+  const auto raw = sample(broken, sampling::StopReason::kMaxLength, false);
+  ASSERT_FALSE(raw.outcome.feasible);
+  EXPECT_EQ(delivered_tokens(raw, item_, tokenizer_), raw.tokens);
+
+  const auto repaired = sample(broken, sampling::StopReason::kMaxLength, true);
+  ASSERT_TRUE(repaired.outcome.feasible && repaired.outcome.repaired);
+  const auto delivered = delivered_tokens(repaired, item_, tokenizer_);
+  EXPECT_EQ(delivered, encoded_with_eos(repaired.outcome.solution));
+  EXPECT_TRUE(tsp_.parse(tokenizer_.decode({delivered.begin(), delivered.end() - 1})).error.empty());
 }
 
 }  // namespace

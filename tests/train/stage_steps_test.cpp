@@ -59,7 +59,7 @@ TEST(StageSteps, BopoLossIsDefinition36OverTheUsedGroups) {
   StageSpec stage;
   stage.kind = StageKind::kBopo;
   stage.beta = 0.5;
-  auto m = bopo_step(lm, f.items, f.groups, stage, /*pad_id=*/0, /*loss_scale=*/1.0);
+  auto m = train_step(lm, {prepare_sampled(f.items, f.groups, stage)}, stage, /*pad_id=*/0);
   EXPECT_EQ(m.groups, 1);
   EXPECT_EQ(m.skipped_groups, 1);
   EXPECT_EQ(m.pairs, 2);
@@ -90,7 +90,7 @@ TEST(StageSteps, BopoGradientStepWidensTheMarginOfTheBest) {
   torch::optim::SGD sgd(lm->parameters(), torch::optim::SGDOptions(0.5));
   for (int i = 0; i < 5; ++i) {
     sgd.zero_grad();
-    bopo_step(lm, f.items, f.groups, stage, 0, 1.0);
+    train_step(lm, {prepare_sampled(f.items, f.groups, stage)}, stage, 0);
     sgd.step();
   }
   EXPECT_GT(margin(), before + 0.1);
@@ -113,7 +113,7 @@ TEST(StageSteps, GrpoRaisesTheLikelihoodOfTheRewardedSample) {
   torch::optim::SGD sgd(lm->parameters(), torch::optim::SGDOptions(0.5));
   for (int i = 0; i < 5; ++i) {
     sgd.zero_grad();
-    auto m = grpo_step(lm, f.items, f.groups, stage, 0, 1.0);
+    auto m = train_step(lm, {prepare_sampled(f.items, f.groups, stage)}, stage, 0);
     EXPECT_EQ(m.groups, 1);
     sgd.step();
   }
@@ -129,7 +129,7 @@ TEST(StageSteps, DpoStartsAtLog2WhenThePolicyIsItsReference) {
   StageSpec stage;
   stage.kind = StageKind::kDpo;
   stage.beta = 0.1;
-  auto m = dpo_step(lm, f.items, f.groups, stage, 0, 1.0);
+  auto m = train_step(lm, {prepare_sampled(f.items, f.groups, stage)}, stage, 0);
   EXPECT_EQ(m.groups, 1);  // group 1's two samples are equally good: no preference, skipped
   EXPECT_EQ(m.skipped_groups, 1);
   EXPECT_NEAR(m.loss, std::log(2.0), 1e-6);
@@ -143,7 +143,7 @@ TEST(StageSteps, SftOverfitsOneSequence) {
   double first = 0, last = 0;
   for (int i = 0; i < 30; ++i) {
     adam.zero_grad();
-    auto m = sft_step(lm, data, 0, 1.0);
+    auto m = train_step(lm, {prepare_sft(data)}, StageSpec{}, 0);
     (i == 0 ? first : last) = m.loss;
     adam.step();
   }
@@ -200,7 +200,9 @@ TEST(StageSteps, SlicesWithGlobalCountsAddUpToTheWholeBatch) {
     if (part < 0) return all;
     return part == 0 ? V(all.begin(), all.begin() + 1) : V(all.begin() + 1, all.end());
   };
-  expect_slices_add_up(lm, [&](int part, const BatchShare& share) { return sft_step(lm, slice(data, part), 0, 1.0, share); });
+  expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
+    return train_step(lm, {prepare_sft(slice(data, part))}, StageSpec{}, 0, share);
+  });
 
   // Three groups: one used, one degenerate, one used; slices [0] and [1, 2].
   Fixture f;
@@ -213,20 +215,68 @@ TEST(StageSteps, SlicesWithGlobalCountsAddUpToTheWholeBatch) {
   bopo.kind = StageKind::kBopo;
   bopo.sft_weight = 0.5;
   expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
-    return bopo_step(lm, slice(f.items, part), slice(f.groups, part), bopo, 0, 1.0, share);
+    return train_step(lm, {prepare_sampled(slice(f.items, part), slice(f.groups, part), bopo)}, bopo, 0, share);
   });
   StageSpec grpo;
   grpo.kind = StageKind::kGrpo;
   expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
-    return grpo_step(lm, slice(f.items, part), slice(f.groups, part), grpo, 0, 1.0, share);
+    return train_step(lm, {prepare_sampled(slice(f.items, part), slice(f.groups, part), grpo)}, grpo, 0, share);
   });
 
   lm->add_lora({/*rank=*/2, /*alpha=*/2.0, /*dropout=*/0.0});
   StageSpec dpo;
   dpo.kind = StageKind::kDpo;
   expect_slices_add_up(lm, [&](int part, const BatchShare& share) {
-    return dpo_step(lm, slice(f.items, part), slice(f.groups, part), dpo, 0, 1.0, share);
+    return train_step(lm, {prepare_sampled(slice(f.items, part), slice(f.groups, part), dpo)}, dpo, 0, share);
   });
+}
+
+// grad_accum: the micro-batches of one optimizer step, each divided by the count summed over all of
+// them, give the loss and gradients of the step as one batch. Here BOPO's micro-batches are
+// [used, used] and [degenerate]: a mean of per-micro-batch means would halve the step's loss.
+TEST(StageSteps, MicroBatchesOfAStepAddUpToOneMeanOverTheStep) {
+  torch::manual_seed(7);
+  model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));
+  Fixture f;  // group 0 used, group 1 degenerate
+  RolloutItem c = f.items[0];
+  c.prompt = {2, 13};
+  f.items.push_back(c);
+  f.groups.push_back({sample({5, 3}, true, 9), sample({6, 3}, true, 11), sample({7, 7, 3}, true, 14)});
+  StageSpec bopo;
+  bopo.kind = StageKind::kBopo;
+  bopo.sft_weight = 0.5;
+  auto grads = [&] {
+    std::vector<torch::Tensor> out;
+    for (const auto& p : lm->parameters()) out.push_back(p.grad().defined() ? p.grad().clone() : torch::zeros_like(p));
+    return out;
+  };
+  lm->zero_grad();
+  const auto whole = train_step(lm, {prepare_sampled(f.items, f.groups, bopo)}, bopo, 0);
+  const auto whole_grads = grads();
+  ASSERT_EQ(whole.groups, 2);
+  lm->zero_grad();
+  const auto used_first = prepare_sampled({f.items[0], f.items[2]}, {f.groups[0], f.groups[2]}, bopo);
+  const auto degenerate = prepare_sampled({f.items[1]}, {f.groups[1]}, bopo);
+  EXPECT_EQ(used_first.count, 2.0);
+  EXPECT_EQ(degenerate.count, 0.0);
+  const auto split = train_step(lm, {used_first, degenerate}, bopo, 0);
+  EXPECT_EQ(split.groups, 2);
+  EXPECT_EQ(split.skipped_groups, 1);
+  EXPECT_NEAR(split.loss, whole.loss, 1e-12);
+  const auto split_grads = grads();
+  double diff = 0.0;
+  for (std::size_t i = 0; i < split_grads.size(); ++i)
+    diff = std::max(diff, (split_grads[i] - whole_grads[i]).abs().max().item<double>());
+  EXPECT_LT(diff, 1e-12);
+  EXPECT_GT(whole_grads[0].abs().max().item<double>(), 0.0);
+
+  // SFT likewise: one mean over the step's solution tokens, not a mean of per-micro-batch means.
+  const std::vector<Sequence> a = {{{2, 10, 11}, {5, 6, 7, 3}}}, b = {{{2, 12}, {5, 3}}, {{2, 13}, {7, 3}}};
+  std::vector<Sequence> ab = a;
+  ab.insert(ab.end(), b.begin(), b.end());
+  const auto sft_whole = train_step(lm, {prepare_sft(ab)}, StageSpec{}, 0);
+  const auto sft_split = train_step(lm, {prepare_sft(a), prepare_sft(b)}, StageSpec{}, 0);
+  EXPECT_NEAR(sft_split.loss, sft_whole.loss, 1e-12);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "falcon/core/torch/explicit_attention.h"
 
+#include <c10/core/impl/LocalDispatchKeySet.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -124,6 +125,9 @@ class BlockedCausalAttention : public torch::autograd::Function<BlockedCausalAtt
 
 torch::Tensor explicit_attention(const torch::Tensor& q, const torch::Tensor& k, const torch::Tensor& v,
                                  const torch::Tensor& mask, bool causal) {
+  // Attention computes in its inputs' precision (fp32 softmax statistics for reduced types) even
+  // inside a mixed-precision forward: autocast would turn its fp32 GEMMs into bf16 ones.
+  c10::impl::ExcludeDispatchKeyGuard no_autocast(c10::autocast_dispatch_keyset);
   const auto b = q.size(0), heads = q.size(1), t = q.size(2), d = q.size(3);
   const auto kv_heads = k.size(1), s = k.size(2);
   TORCH_CHECK(kv_heads > 0 && heads % kv_heads == 0, "explicit_attention: ", kv_heads,

@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 
@@ -28,7 +29,9 @@ inline std::string torch_version() {
 // order); mask: additive, broadcastable to (B, H, T, S), or undefined (then `causal` applies).
 // Returns (B, H, T, D).
 inline torch::Tensor scaled_dot_product_attention(const torch::Tensor& q, const torch::Tensor& k,
-                                                  const torch::Tensor& v, const torch::Tensor& mask, bool causal) {
+                                                  const torch::Tensor& v_in, const torch::Tensor& mask, bool causal) {
+  // Under autocast the projections come out in bf16 and RoPE turns q and k back to fp32: v follows q.
+  const auto v = v_in.scalar_type() == q.scalar_type() ? v_in : v_in.to(q.scalar_type());
 #if TORCH_VERSION_MAJOR >= 2
   const auto groups = q.size(1) / k.size(1);
   auto repeat_kv = [groups](const torch::Tensor& x) {  // (B, Hkv, S, D) -> (B, Hkv*G, S, D)
@@ -77,5 +80,56 @@ inline void set_adamw_param_state(torch::optim::AdamW& optimizer, const torch::T
   auto& state = optimizer.state();
   state[optimizer_state_key(state, param)] = std::move(param_state);
 }
+
+}  // namespace falcon::torch_shim
+
+namespace falcon::torch_shim {
+
+// Mixed precision of a forward pass, as torch.autocast: while the guard lives, matmuls on `device`
+// (linear, bmm, ...) run in `dtype` from fp32 weights and activations; weights, gradients and the
+// optimizer stay fp32. Leaving the outermost guard drops the cache of cast weights, so the next
+// forward sees the optimizer's update. dtype kFloat does nothing. Run backward outside the guard.
+class AutocastGuard {
+ public:
+  AutocastGuard(c10::DeviceType device, at::ScalarType dtype) : device_(device), active_(dtype != at::kFloat) {
+    if (!active_) return;
+    was_enabled_ = enabled(device_);
+    old_dtype_ = get_dtype(device_);
+    set_dtype(device_, dtype);
+    set_enabled(device_, true);
+    at::autocast::increment_nesting();
+  }
+  ~AutocastGuard() {
+    if (!active_) return;
+    if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache();
+    set_enabled(device_, was_enabled_);
+    set_dtype(device_, old_dtype_);
+  }
+  AutocastGuard(const AutocastGuard&) = delete;
+  AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+ private:
+#if FALCON_TORCH_VERSION >= 204  // per-device-type functions; the per-device names were deprecated
+  static bool enabled(c10::DeviceType d) { return at::autocast::is_autocast_enabled(d); }
+  static void set_enabled(c10::DeviceType d, bool on) { at::autocast::set_autocast_enabled(d, on); }
+  static at::ScalarType get_dtype(c10::DeviceType d) { return at::autocast::get_autocast_dtype(d); }
+  static void set_dtype(c10::DeviceType d, at::ScalarType t) { at::autocast::set_autocast_dtype(d, t); }
+#else
+  static bool cuda(c10::DeviceType d) { return d == c10::DeviceType::CUDA; }
+  static bool enabled(c10::DeviceType d) { return cuda(d) ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled(); }
+  static void set_enabled(c10::DeviceType d, bool on) {
+    cuda(d) ? at::autocast::set_enabled(on) : at::autocast::set_cpu_enabled(on);
+  }
+  static at::ScalarType get_dtype(c10::DeviceType d) {
+    return cuda(d) ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
+  }
+  static void set_dtype(c10::DeviceType d, at::ScalarType t) {
+    cuda(d) ? at::autocast::set_autocast_gpu_dtype(t) : at::autocast::set_autocast_cpu_dtype(t);
+  }
+#endif
+  c10::DeviceType device_;
+  bool active_ = false, was_enabled_ = false;
+  at::ScalarType old_dtype_ = at::kFloat;
+};
 
 }  // namespace falcon::torch_shim

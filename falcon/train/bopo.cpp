@@ -1,0 +1,124 @@
+#include "falcon/train/bopo.h"
+
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace falcon::train {
+
+std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense) {
+  const bool minimize = sense == problems::Sense::kMinimize;
+  BopoPairs pairs;
+  for (int i = 0; i < static_cast<int>(group.size()); ++i) {
+    if (!group[i].feasible) continue;
+    if (pairs.best < 0 || (minimize ? group[i].objective < group[pairs.best].objective
+                                    : group[i].objective > group[pairs.best].objective))
+      pairs.best = i;
+  }
+  if (pairs.best < 0) return std::nullopt;
+  const double best = group[pairs.best].objective;
+  std::vector<double> deltas;
+  for (int i = 0; i < static_cast<int>(group.size()); ++i) {
+    if (!group[i].feasible || i == pairs.best) continue;
+    pairs.losers.push_back(i);
+    deltas.push_back(std::fabs(group[i].objective - best));
+  }
+  if (deltas.empty()) return std::nullopt;
+  const double mean = std::accumulate(deltas.begin(), deltas.end(), 0.0) / static_cast<double>(deltas.size());
+  if (!(mean > 0.0)) return std::nullopt;
+  for (double d : deltas) {
+    pairs.weights.push_back(d / mean);
+    pairs.coefficients.push_back(d / mean / static_cast<double>(deltas.size()));
+  }
+  return pairs;
+}
+
+torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
+                        const torch::Tensor& coefficients, double beta, const torch::Tensor& ref_winner,
+                        const torch::Tensor& ref_loser) {
+  auto margin = logp_winner - logp_loser;                            // (P,)
+  if (ref_winner.defined()) margin = margin - (ref_winner - ref_loser);
+  return -(coefficients.to(margin.scalar_type()) * torch::log_sigmoid(beta * margin)).sum();  // ()
+}
+
+namespace {
+
+// The candidates of one group: its samples, plus the reference label when anchoring on it.
+struct Candidate {
+  const std::vector<int>* tokens;
+  ScoredSample score;
+  bool is_label = false;
+};
+
+std::vector<Candidate> candidates(const RolloutItem& item, const std::vector<RolloutSample>& group, bool with_label) {
+  std::vector<Candidate> out;
+  for (const auto& s : group)
+    out.push_back({&s.train_tokens, {s.outcome.feasible && !s.train_tokens.empty(), s.outcome.objective}});
+  if (with_label && item.reference_objective && !item.reference_tokens.empty())
+    out.push_back({&item.reference_tokens, {true, *item.reference_objective}, true});
+  return out;
+}
+
+}  // namespace
+
+MicroBatch prepare_bopo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+                        const StageSpec& stage) {
+  MicroBatch batch;
+  batch.kind = StageKind::kBopo;
+  auto& m = batch.metrics;
+  for (std::size_t g = 0; g < items.size(); ++g) {
+    auto cands = candidates(items[g], groups[g], stage.anchor_on_label);
+    std::vector<ScoredSample> scores;
+    for (const auto& c : cands) scores.push_back(c.score);
+    auto pairs = bopo_pairs(scores, items[g].problem->sense());
+    if (!pairs) {
+      ++m.skipped_groups;
+      continue;
+    }
+    ++m.groups;
+    m.anchored_on_label += cands[pairs->best].is_label;
+    std::map<int, std::int64_t> index;  // candidate -> sequence
+    auto sequence_of = [&](int c) {
+      auto it = index.find(c);
+      if (it != index.end()) return it->second;
+      batch.sequences.push_back({items[g].prompt, *cands[c].tokens});
+      return index[c] = static_cast<std::int64_t>(batch.sequences.size()) - 1;
+    };
+    const auto best = sequence_of(pairs->best);
+    batch.best.push_back(best);
+    for (std::size_t j = 0; j < pairs->losers.size(); ++j) {
+      batch.winner.push_back(best);
+      batch.loser.push_back(sequence_of(pairs->losers[j]));
+      batch.coefficients.push_back(pairs->coefficients[j]);
+    }
+  }
+  m.pairs = static_cast<std::int64_t>(batch.winner.size());
+  batch.count = static_cast<double>(m.groups);
+  return batch;
+}
+
+torch::Tensor bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const ScoredBatch& scored,
+                                    const StageSpec& stage, int pad_id, double step_count) {
+  const auto device = scored.sequence_logp.device();
+  auto w = torch::tensor(batch.winner, torch::kInt64).to(device);                  // (P,)
+  auto l = torch::tensor(batch.loser, torch::kInt64).to(device);                   // (P,)
+  auto c = torch::tensor(batch.coefficients, torch::kDouble).to(device) / step_count;  // (P,) E_p over the step
+  torch::Tensor ref_w, ref_l;
+  if (stage.reference == "adapters") {
+    torch::NoGradGuard no_grad;
+    model::AdaptersDisabled reference(model);
+    auto ref = score_sequences(model, batch.sequences, pad_id, stage.length_normalise).sequence_logp;  // (S,)
+    ref_w = ref.index_select(0, w);
+    ref_l = ref.index_select(0, l);
+  }
+  const auto& lp = scored.sequence_logp;  // (S,)
+  auto loss = bopo_loss(lp.index_select(0, w), lp.index_select(0, l), c, stage.beta, ref_w, ref_l);  // ()
+  if (stage.sft_weight > 0) {
+    auto best = torch::tensor(batch.best, torch::kInt64).to(device);                                   // (G,)
+    auto best_nll = -(scored.token_logp * scored.mask).sum(-1) / scored.mask.sum(-1).clamp_min(1.0);  // (S,)
+    loss = loss + stage.sft_weight * best_nll.index_select(0, best).sum() / step_count;
+  }
+  return loss;
+}
+
+}  // namespace falcon::train

@@ -1,0 +1,48 @@
+#pragma once
+// BOPO, the paper's Definition 3.6: best-anchored pairs, objective-gap weights and the loss, and
+// the micro-batch a BOPO step trains on.
+//   y*   = the best feasible sample of a group (K samples of one instance);
+//   pairs (y*, y_i) for every other feasible y_i, w_i = Delta_i / mean(Delta),
+//          Delta_i = |f(y_i) - f(y*)| in the problem's sense;
+//   loss = E_p [ -(1 / (K' - 1)) sum_i w_i log sigma(beta (log pi(y*) - log pi(y_i))) ],
+// the expectation being one mean over the used groups of the whole optimizer step (stage_steps.h).
+#include <optional>
+#include <vector>
+
+#include "falcon/train/policy_scoring.h"
+#include "falcon/train/preferences.h"
+#include "falcon/train/stage_steps.h"
+
+namespace falcon::train {
+
+// The pairs of one group. coefficient_i = w_i / (K' - 1), so summing coefficient_i * loss_i over
+// the pairs is the paper's per-instance average.
+struct BopoPairs {
+  int best = -1;  // y* (the first one on ties)
+  std::vector<int> losers;
+  std::vector<double> weights;       // w_i, mean 1
+  std::vector<double> coefficients;  // w_i / (K' - 1)
+};
+// nullopt for a degenerate group (fewer than two feasible samples, or all feasible objectives
+// equal: mean Delta = 0 makes w undefined) — the trainer skips and counts it.
+std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense);
+
+// -sum_p c_p * log sigmoid(beta * s_p), s_p = logp_winner - logp_loser (minus the same difference
+// under the reference policy when given: DPO-style anchoring). coefficients (P,) carry
+// w_i / (K'-1) / used groups, so the sum is the paper's expectation. All (P,).
+torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& logp_loser,
+                        const torch::Tensor& coefficients, double beta,
+                        const torch::Tensor& ref_winner = {}, const torch::Tensor& ref_loser = {});
+
+// The pairs of every group of a micro-batch, each sequence once; count = used groups. With
+// stage.anchor_on_label the reference label joins each group's candidates.
+MicroBatch prepare_bopo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+                        const StageSpec& stage);
+
+// The micro-batch's part of the step's BOPO loss (divided by step_count, the used groups of the
+// whole step), from its sequences' scores; stage.reference == "adapters" scores them again with
+// the adapters disabled, stage.sft_weight adds the per-token NLL of each y*.
+torch::Tensor bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const ScoredBatch& scored,
+                                    const StageSpec& stage, int pad_id, double step_count);
+
+}  // namespace falcon::train
