@@ -83,13 +83,19 @@ def evaluations(run_dir):
     return out
 
 
-def main():
-    args = sys.argv[1:]
-    here = os.path.dirname(os.path.abspath(__file__))
+def out_dir_and_args(argv, usage, minimum=2):
+    """(where the outputs go, the other arguments) from `[--out DIR] ARG...`; DIR defaults to this
+    folder. Exits with `usage` when fewer than `minimum` arguments are left."""
+    out, args = os.path.dirname(os.path.abspath(__file__)), list(argv)
     if len(args) >= 2 and args[0] == "--out":
-        here, args = args[1], args[2:]
-    if len(args) < 2:
-        sys.exit(__doc__)
+        out, args = args[1], args[2:]
+    if len(args) < minimum:
+        sys.exit(usage)
+    return out, args
+
+
+def main():
+    here, args = out_dir_and_args(sys.argv[1:], __doc__)
     runs, variants = args[0], args[1:]
     lines = ["# Learning curves, TSP-20 (held-out greedy decoding, 200 instances)", "",
              "Made by `experiments/learning_curves/run.sh` (" + " ".join(variants) + "), then "

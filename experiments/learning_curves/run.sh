@@ -24,7 +24,8 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     compact_k4) echo "" ;;
     compact_k4_seed2) echo "seed=2" ;;
     compact_k4_aug) echo "data.augment=true" ;;
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug)" >&2; return 1 ;;
+    compact_k4_bf16) echo "mixed_precision=bf16" ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16)" >&2; return 1 ;;
   esac
 }
 

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Does BOPO add what more SFT would not? From one SFT checkpoint (default: the main job's SFT
+# stage, `falcon_train configs/bopo_tsp.yaml`'s step 1200), per seed:
+#  - bopo: configs/bopo_tsp.yaml's BOPO stage as the main job runs it (LoRA 16, lr 2e-4,
+#    8 instances x 8 samples at temperature 1, beta 0.1) for STEPS steps (twice the main job's),
+#    a checkpoint every STEPS / 4;
+#  - sft:  the same wall time of more SFT: configs/bopo_tsp.yaml's SFT stage continued on the
+#    labels (full fine-tuning at SFT_LR, default the stage's constant 1e-3, no warmup), stopped
+#    when the bopo run of the same seed took as long.
+# Both run one thread, one run at a time (run it beside at most one other one-thread job). Every
+# BOPO checkpoint, and every 150th SFT step and the last, is decoded on the 200 held-out instances
+# (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then bopo_vs_sft.py writes
+# bopo_vs_sft.md and bopo_vs_sft.png.
+#   falcon_train configs/bopo_tsp.yaml threads=1 && experiments/learning_curves/bopo_vs_sft.sh
+#   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
+#   OUT=runs/bopo_sftw BOPO_ARGS="stages[1].sft_weight=1" REPORT=experiments/learning_curves/bopo_sft_weight \
+#     experiments/learning_curves/bopo_vs_sft.sh         # a BOPO variant, its report in its own folder
+# Resumable: a run with its wall time written is not run again (an interrupted one starts over),
+# and an evaluated checkpoint is not evaluated again.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${BIN:-build}
+out=${OUT:-runs/bopo_vs_sft}
+base=${BASE:-runs/bopo_tsp/checkpoints/step_1200}
+tokenizer=${TOKENIZER:-runs/bopo_tsp/tokenizer.model}
+read -r -a seeds <<< "${SEEDS:-1 2 3}"
+steps=${STEPS:-120}
+sft_lr=${SFT_LR:-1e-3}
+read -r -a bopo_args <<< "${BOPO_ARGS:-}"  # overrides of the BOPO arm's recipe
+report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go
+here=experiments/learning_curves
+
+for f in "$base/model.safetensors" "$tokenizer"; do
+  [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model)" >&2; exit 2; }
+done
+mkdir -p "$out" "$report"
+echo "${BOPO_ARGS:-}" > "$out/bopo_args"  # named in the report
+
+start_run() {  # dir: a clean run folder (an interrupted run starts over)
+  rm -rf "$1" && mkdir -p "$1"
+}
+
+run_bopo() {  # seed
+  local dir=$out/bopo_seed$1 start=$SECONDS
+  [ -f "$dir/train.seconds" ] && return 0
+  start_run "$dir"
+  "$bin/train/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" threads=1 \
+    init.checkpoint="$base" init.start_stage=1 tokenizer.path="$tokenizer" "stages[1].steps=$steps" \
+    checkpoint.every=$((steps / 4 > 0 ? steps / 4 : 1)) checkpoint.keep_last=100 eval.instances=0 "${bopo_args[@]}" \
+    > "$dir/train.log" 2>&1
+  echo $((SECONDS - start)) > "$dir/train.seconds"
+}
+
+run_sft() {  # seed: as long as the bopo run of that seed took
+  local dir=$out/sft_seed$1 start=$SECONDS budget
+  [ -f "$dir/train.seconds" ] && return 0
+  budget=$(cat "$out/bopo_seed$1/train.seconds")
+  start_run "$dir"
+  local rc=0
+  timeout --signal=TERM "$budget" "$bin/train/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
+    threads=1 init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" \
+    "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 > "$dir/train.log" 2>&1 || rc=$?
+  # 124: stopped by the budget, as meant; its last checkpoint is the comparison point
+  [ $rc -eq 0 ] || [ $rc -eq 124 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }
+  echo $((SECONDS - start)) > "$dir/train.seconds"
+}
+
+evaluate() {  # checkpoint folder, output folder
+  [ -f "$2/summary.json" ] && return 0
+  mkdir -p "$(dirname "$2")"
+  "$bin/eval/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
+    output_dir="$2" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
+}
+
+evaluate "$base" "$out/base/eval"
+for seed in "${seeds[@]}"; do
+  run_bopo "$seed"
+  run_sft "$seed"
+  for ckpt in "$out/bopo_seed$seed"/checkpoints/step_*; do
+    [ -d "$ckpt" ] && evaluate "$ckpt" "$out/bopo_seed$seed/eval/${ckpt##*/}"
+  done
+  last=$(cat "$out/sft_seed$seed/checkpoints/latest" 2> /dev/null || true)
+  for ckpt in "$out/sft_seed$seed"/checkpoints/step_*; do  # every 150th step and the last
+    [ -d "$ckpt" ] || continue
+    [ $((${ckpt##*step_} % 150)) -eq 0 ] || [ "${ckpt##*/}" = "$last" ] || continue
+    evaluate "$ckpt" "$out/sft_seed$seed/eval/${ckpt##*/}"
+  done
+done
+/usr/bin/python3 $here/bopo_vs_sft.py --out "$report" "$out" "${seeds[@]}"

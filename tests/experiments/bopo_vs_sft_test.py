@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""experiments/learning_curves/bopo_vs_sft.py: its tables and picture from fake runs of two seeds.
+
+  python3 tests/experiments/bopo_vs_sft_test.py       # what ctest runs (no C++ build needed)
+Needs matplotlib (skipped without it).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, "experiments", "learning_curves", "bopo_vs_sft.py")
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    matplotlib = None
+
+
+def write_summary(path, valid, greedy_gap, sample_valid, best8_gap):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    rows = [{"row": "greedy_raw", "feasible_raw": valid, "gap_all": greedy_gap},
+            {"row": "best_of_8", "sample_feasible_raw": sample_valid, "gap_all": best8_gap}]
+    with open(path, "w") as f:
+        json.dump({"rows": rows}, f)
+
+
+def write_run(run_dir, kind, seconds_per_step, steps, evaluated):
+    """A metrics log (one line every 10 steps) and the summaries of the evaluated checkpoints."""
+    os.makedirs(run_dir)
+    with open(os.path.join(run_dir, "metrics.jsonl"), "w") as f:
+        for step in range(10, steps + 1, 10):
+            line = {"stage": kind, "type": kind, "step": step, "time": 1000.0 + seconds_per_step * step, "loss": 0.1}
+            if kind == "bopo":
+                line.update({"groups": 6, "skipped_groups": 2, "pairs": 30})
+            f.write(json.dumps(line) + "\n")
+    for step, figures in evaluated.items():
+        write_summary(os.path.join(run_dir, "eval", f"step_{step}", "summary.json"), *figures)
+
+
+@unittest.skipIf(matplotlib is None, "matplotlib is not installed")
+class BopoVsSft(unittest.TestCase):
+    def test_last_checkpoints_their_mean_and_spread_and_the_picture(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = os.path.join(d, "runs")
+            write_summary(os.path.join(runs, "base", "eval", "summary.json"), 0.9, 0.2, 0.6, 0.12)
+            # BOPO: 3 s a step, 40 steps; SFT: 1 s a step, 120 steps (the same 2 minutes).
+            write_run(os.path.join(runs, "bopo_seed1"), "bopo", 3.0, 40, {20: (0.9, 0.18, 0.5, 0.11), 40: (0.95, 0.15, 0.5, 0.10)})
+            write_run(os.path.join(runs, "bopo_seed2"), "bopo", 3.0, 40, {40: (0.85, 0.17, 0.5, 0.08)})
+            write_run(os.path.join(runs, "sft_seed1"), "sft", 1.0, 120, {120: (0.9, 0.19, 0.6, 0.12)})
+            write_run(os.path.join(runs, "sft_seed2"), "sft", 1.0, 120, {120: (0.9, 0.21, 0.6, 0.12)})
+            with open(os.path.join(runs, "bopo_args"), "w") as f:
+                f.write("stages[1].sft_weight=1\n")
+            out = os.path.join(d, "out")
+            os.makedirs(out)
+            subprocess.run([sys.executable, SCRIPT, "--out", out, runs, "1", "2"], check=True, capture_output=True)
+            with open(os.path.join(out, "bopo_vs_sft.md")) as f:
+                text = f.read()
+            self.assertIn("(seeds 1 2; BOPO arm with `stages[1].sft_weight=1`)", text)
+            self.assertIn("Starting checkpoint: 90.0% valid, greedy gap 20.00%, sample valid 60.0%, best-of-8 gap 12.00%.",
+                          text)
+            # The last checkpoint of each run, at its training minutes; BOPO's skip rate over the logged steps.
+            self.assertIn("| bopo | 1 | 40 | 2.0 | 95.0 | 15.00 | 50.0 | 10.00 | 25.0% (120 pairs) |", text)
+            self.assertIn("| sft | 2 | 120 | 2.0 | 90.0 | 21.00 | 60.0 | 12.00 | - |", text)
+            # Mean ± sample standard deviation over the two seeds.
+            self.assertIn("| bopo | 2 | 90.00 ± 7.07 | 16.00 ± 1.41 | 50.00 ± 0.00 | 9.00 ± 1.41 |", text)
+            self.assertIn("| sft | 2 | 90.00 ± 0.00 | 20.00 ± 1.41 |", text)
+            self.assertTrue(os.path.getsize(os.path.join(out, "bopo_vs_sft.png")) > 1000)
+
+
+if __name__ == "__main__":
+    unittest.main()
