@@ -105,9 +105,7 @@ torch::Tensor bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& ba
   auto c = torch::tensor(batch.coefficients, torch::kDouble).to(device) / step_count;  // (P,) E_p over the step
   torch::Tensor ref_w, ref_l;
   if (stage.reference == "adapters") {
-    torch::NoGradGuard no_grad;
-    model::AdaptersDisabled reference(model);
-    auto ref = score_sequences(model, batch.sequences, pad_id, stage.length_normalise).sequence_logp;  // (S,)
+    auto ref = score_under_reference(model, batch.sequences, pad_id, stage.length_normalise).sequence_logp;  // (S,)
     ref_w = ref.index_select(0, w);
     ref_l = ref.index_select(0, l);
   }

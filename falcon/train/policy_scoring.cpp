@@ -26,4 +26,11 @@ ScoredBatch score_sequences(model::CausalLm& model, const std::vector<Sequence>&
   return out;
 }
 
+ScoredBatch score_under_reference(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id,
+                                  bool normalise) {
+  torch::NoGradGuard no_grad;
+  model::AdaptersDisabled reference(model);
+  return score_sequences(model, sequences, pad_id, normalise);
+}
+
 }  // namespace falcon::train

@@ -20,4 +20,9 @@ struct ScoredBatch {
 ScoredBatch score_sequences(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id,
                             bool normalise = false);
 
+// The same under the reference policy (the model with its adapters disabled), without gradients:
+// the anchor of DPO, of BOPO with reference: adapters and of GRPO's KL term.
+ScoredBatch score_under_reference(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id,
+                                  bool normalise = false);
+
 }  // namespace falcon::train

@@ -12,13 +12,6 @@
 namespace falcon::train {
 namespace {
 
-// log pi of each sequence under the reference policy (adapters disabled), no gradient.
-torch::Tensor reference_logp(model::CausalLm& model, const std::vector<Sequence>& sequences, int pad_id) {
-  torch::NoGradGuard no_grad;
-  model::AdaptersDisabled reference(model);
-  return score_sequences(model, sequences, pad_id).sequence_logp;  // (S,)
-}
-
 // GRPO with gap rewards (kGrpo) or the FOARL reward (kFoarl): every sample with a non-zero
 // advantage (or any, with a KL term) is a sequence; count = those sequences.
 MicroBatch prepare_grpo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
@@ -156,18 +149,14 @@ StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, c
     case StageKind::kBopo: loss = bopo_micro_batch_loss(model, batch, scored, stage, pad_id, step_count); break;
     case StageKind::kGrpo:
     case StageKind::kFoarl: {
-      torch::Tensor ref_tokens;
-      if (stage.kl_coef > 0) {
-        torch::NoGradGuard no_grad;
-        model::AdaptersDisabled reference(model);
-        ref_tokens = score_sequences(model, batch.sequences, pad_id).token_logp;  // (S, T)
-      }
+      torch::Tensor ref_tokens;  // (S, T)
+      if (stage.kl_coef > 0) ref_tokens = score_under_reference(model, batch.sequences, pad_id).token_logp;
       loss = grpo_loss(scored.token_logp, scored.mask, torch::tensor(batch.advantages, torch::kDouble).to(device),
                        ref_tokens, stage.kl_coef, step_count);
       break;
     }
     case StageKind::kDpo: {
-      auto ref = reference_logp(model, batch.sequences, pad_id);  // (S,)
+      auto ref = score_under_reference(model, batch.sequences, pad_id).sequence_logp;  // (S,)
       auto w = torch::tensor(batch.winner, torch::kInt64).to(device), l = torch::tensor(batch.loser, torch::kInt64).to(device);
       const auto& lp = scored.sequence_logp;                      // (S,)
       loss = dpo_loss(lp.index_select(0, w), lp.index_select(0, l), ref.index_select(0, w), ref.index_select(0, l),
