@@ -5,13 +5,14 @@
 #    8 instances x 8 samples at temperature 1, beta 0.1) for STEPS steps (twice the main job's),
 #    a checkpoint every STEPS / 4;
 #  - sft:  the same wall time of more SFT: configs/bopo_tsp.yaml's SFT stage continued on the
-#    labels (full fine-tuning at SFT_LR, default the stage's constant 1e-3, no warmup), stopped
-#    when the bopo run of the same seed took as long.
+#    labels (full fine-tuning at a constant SFT_LR, default the stage's peak 1e-3, no warmup),
+#    stopped when the bopo run of the same seed took as long.
 # Both run one thread, one run at a time (run it beside at most one other one-thread job). Every
 # BOPO checkpoint, and every 150th SFT step and the last, is decoded on the 200 held-out instances
 # (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then bopo_vs_sft.py writes
 # bopo_vs_sft.md and bopo_vs_sft.png.
 #   falcon_train configs/bopo_tsp.yaml threads=1 && experiments/learning_curves/bopo_vs_sft.sh
+# (results.md's base was the main job's SFT at a constant rate: add 'stages[0].schedule=constant'.)
 #   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
 #   OUT=runs/bopo_sftw BOPO_ARGS="stages[1].sft_weight=1" REPORT=experiments/learning_curves/bopo_sft_weight \
 #     experiments/learning_curves/bopo_vs_sft.sh         # a BOPO variant, its report in its own folder
@@ -58,7 +59,7 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   start_run "$dir"
   local rc=0
   timeout --signal=TERM "$budget" "$bin/train/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
-    threads=1 init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" \
+    threads=1 init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 > "$dir/train.log" 2>&1 || rc=$?
   # 124: stopped by the budget, as meant; its last checkpoint is the comparison point
   [ $rc -eq 0 ] || [ $rc -eq 124 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }

@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tokenizer=${TOKENIZER:-runs/curves/compact_k4_seed2/tokenizer.model}
+out=${OUT:-runs/threads}
 run() {  # name threads wait_policy busy
-  local dir=/tmp/thr/$1; rm -rf $dir; mkdir -p $dir
+  local dir=$out/$1; rm -rf $dir; mkdir -p $dir
   local busy_pid=""
   [ "$4" = busy ] && { yes > /dev/null & busy_pid=$!; }
   env ${3:+OMP_WAIT_POLICY=$3} timeout 100 build/train/falcon_train experiments/learning_curves/sft_tsp20.yaml output_dir=$dir \
