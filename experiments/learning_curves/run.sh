@@ -6,6 +6,8 @@
 # off and on), and curves.py writes tables.md and curves.png.
 #   experiments/learning_curves/run.sh                        # paper, compact_k0, compact_k4
 #   MINUTES=60 experiments/learning_curves/run.sh compact_k4  # one variant, longer
+# BIN (build folder), OUT (results folder) and EVAL_ARGS (falcon_eval overrides, e.g.
+# device=cuda) are read from the environment; tools/gpu_check.sh runs compact_k4_cuda this way.
 # Resumable: a variant with checkpoints continues from its newest (--resume) until its
 # time is spent; evaluated checkpoints are not evaluated again.
 set -euo pipefail
@@ -25,7 +27,8 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     compact_k4_seed2) echo "seed=2" ;;
     compact_k4_aug) echo "data.augment=true" ;;
     compact_k4_bf16) echo "mixed_precision=bf16" ;;
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16)" >&2; return 1 ;;
+    compact_k4_cuda) echo "device=cuda" ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda)" >&2; return 1 ;;
   esac
 }
 
@@ -58,7 +61,7 @@ evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not y
     [ $((step % eval_every)) -eq 0 ] || continue
     [ -f "$dir/eval/step_$step/summary.json" ] && continue
     "$bin/eval/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
-      model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" > "$dir/eval/step_$step.log" 2>&1 ||
+      model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
       echo "run.sh: evaluating $ckpt failed (see $dir/eval/step_$step.log)" >&2
   done
 }

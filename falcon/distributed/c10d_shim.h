@@ -14,17 +14,19 @@
 //     adds a defaulted lazyInit argument); NCCL's Options::create(bool high_priority) then
 //     ->timeout on both.
 //
-// USE_C10D_GLOO / USE_C10D_NCCL are set by falcon/CMakeLists.txt when the headers exist: the
-// c10d headers compile to nothing without them.
+// FALCON_HAVE_GLOO / FALCON_HAVE_NCCL are set by falcon/CMakeLists.txt when the backend's own
+// headers exist, with USE_C10D_GLOO / USE_C10D_NCCL, without which the c10d backend headers are
+// empty. PyTorch 2.x's CMake config defines USE_C10D_* itself even where its wheel ships no Gloo
+// headers, so only our macros decide what is included.
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #include <torch/csrc/distributed/c10d/Types.hpp>
 #include <torch/csrc/distributed/c10d/Work.hpp>
 #include <torch/version.h>
 
-#ifdef USE_C10D_GLOO
+#ifdef FALCON_HAVE_GLOO
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #endif
-#ifdef USE_C10D_NCCL
+#ifdef FALCON_HAVE_NCCL
 #include <c10/cuda/CUDAFunctions.h>
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
@@ -46,14 +48,14 @@ using BackendPtr = c10::intrusive_ptr<BackendBase>;
 using WorkPtr = c10::intrusive_ptr<::c10d::Work>;
 
 inline constexpr bool kHaveGloo =
-#ifdef USE_C10D_GLOO
+#ifdef FALCON_HAVE_GLOO
     true;
 #else
     false;
 #endif
 
 inline constexpr bool kHaveNccl =
-#ifdef USE_C10D_NCCL
+#ifdef FALCON_HAVE_NCCL
     true;
 #else
     false;

@@ -123,7 +123,7 @@ DistributedContext::DistributedContext(const DistributedEnv& env, const Distribu
 
   try {
     if (backend == "gloo") {
-#ifdef USE_C10D_GLOO
+#ifdef FALCON_HAVE_GLOO
       using ::c10d::ProcessGroupGloo;
       auto gloo_options = ProcessGroupGloo::Options::create(options.timeout);
       const char* ifname = std::getenv("GLOO_SOCKET_IFNAME");
@@ -138,7 +138,7 @@ DistributedContext::DistributedContext(const DistributedEnv& env, const Distribu
       impl->backend = c10::make_intrusive<ProcessGroupGloo>(impl->store, env_.rank, env_.world_size, gloo_options);
 #endif
     } else {
-#ifdef USE_C10D_NCCL
+#ifdef FALCON_HAVE_NCCL
       const auto index = options.device.has_index() ? options.device.index()
                                                     : device_for_local_rank(env_.local_rank).index();
       impl->comm_device = torch::Device(torch::kCUDA, index);
@@ -293,6 +293,12 @@ std::vector<std::vector<double>> DistributedContext::all_gather(const std::vecto
         impl_->run(env_, backend_name_, "all_gather", [&] { return impl_->backend->allgather(out, in); });
       },
       torch::kFloat64, impl_->comm_device);
+}
+
+bool backend_available(const std::string& name) {
+  if (name == "gloo") return shim::kHaveGloo;
+  if (name == "nccl") return shim::kHaveNccl;
+  return false;
 }
 
 torch::Device device_for_local_rank(int local_rank) {

@@ -100,4 +100,8 @@ class DistributedContext {
 // cuda:(local_rank mod device count) when CUDA is available, else CPU.
 torch::Device device_for_local_rank(int local_rank);
 
+// Whether this build has the c10d backend "gloo" or "nccl" (their headers were found at build
+// time: a PyTorch 2.x wheel ships NCCL's but not Gloo's).
+bool backend_available(const std::string& name);
+
 }  // namespace falcon::distributed

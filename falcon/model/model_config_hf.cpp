@@ -113,6 +113,26 @@ std::string dtype(const HfFields& f) {
   return d;
 }
 
+// transformers >= 5 writes {"rope_parameters": {"rope_theta": ..., "rope_type": "default"}};
+// older versions a top-level "rope_theta" (and "rope_scaling", refused below).
+double rope_theta(const HfFields& f) {
+  const double top_level = f.number("rope_theta", 10000.0);
+  if (!f.has("rope_parameters")) return top_level;
+  const json& p = f.at("rope_parameters");
+  if (!p.is_object()) throw f.error("rope_parameters", "must be an object with rope_theta and rope_type");
+  const auto type = p.find("rope_type");
+  if (type != p.end() && !(type->is_string() && type->get<std::string>() == "default"))
+    throw f.error("rope_parameters", "rope_type " + type->dump() + " (RoPE scaling) is not supported; only \"default\"");
+  const auto value = p.find("rope_theta");
+  if (value == p.end()) return top_level;
+  if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() <= 0)
+    throw f.error("rope_parameters", "rope_theta must be a positive number");
+  const double theta = value->get<double>();
+  if (f.has("rope_theta") && theta != top_level)
+    throw f.error("rope_theta", "disagrees with rope_parameters.rope_theta = " + std::to_string(theta));
+  return theta;
+}
+
 }  // namespace
 
 ModelConfig model_config_from_hf_json_text(const std::string& text, const std::string& source) {
@@ -129,7 +149,7 @@ ModelConfig model_config_from_hf_json_text(const std::string& text, const std::s
   m.num_attention_heads = f.positive_int("num_attention_heads");
   m.num_key_value_heads = f.positive_int("num_key_value_heads", m.num_attention_heads);
   m.max_position_embeddings = f.positive_int("max_position_embeddings", arch.default_max_positions);
-  m.rope_theta = f.number("rope_theta", 10000.0);
+  m.rope_theta = rope_theta(f);
   m.rms_norm_eps = f.number("rms_norm_eps", 1e-6);
   m.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
   m.torch_dtype = dtype(f);

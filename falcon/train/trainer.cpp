@@ -292,8 +292,9 @@ void save_checkpoint(Run& run, int s, const StageSpec& stage, torch::optim::Adam
   data.config_yaml = run.config_yaml;
   data.trainer_state = {{"stage", s}, {"stage_name", stage.name}, {"next_step", next_step},
                         {"global_step", run.global_step}, {"world_size", run.dist->world_size()}};
-  model::save_checkpoint(run.checkpoints, data, *run.model, &optimizer,
-                         {model::CheckpointWeights::kAll, run.recipe.keep_last});
+  model::CheckpointSaveOptions options;
+  options.keep_last = run.recipe.keep_last;
+  model::save_checkpoint(run.checkpoints, data, *run.model, &optimizer, options);
 }
 
 void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMetrics& total, double loss, double lr,

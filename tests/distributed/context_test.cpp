@@ -11,6 +11,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/distributed/launcher.h"
+#include "tests/distributed/gloo_skip.h"
 
 namespace falcon::distributed {
 namespace {
@@ -72,6 +73,7 @@ TEST(DistributedContext, OneProcessIsANoOp) {
 }
 
 TEST(DistributedContext, AllReduceMeanOverBucketsOfMixedDtypes) {
+  FALCON_SKIP_WITHOUT_GLOO();
   DistributedOptions options = test_options();
   options.bucket_bytes = 40;  // several buckets: 10 floats each at most
   run_ranks(3, [](DistributedContext& ctx) {
@@ -94,6 +96,7 @@ TEST(DistributedContext, AllReduceMeanOverBucketsOfMixedDtypes) {
 }
 
 TEST(DistributedContext, BroadcastGivesEveryRankTheRootsValues) {
+  FALCON_SKIP_WITHOUT_GLOO();
   run_ranks(2, [](DistributedContext& ctx) {
     const auto seed = ctx.rank() + 1;
     std::vector<torch::Tensor> t = {torch::full({2, 3}, static_cast<float>(seed)),
@@ -107,6 +110,7 @@ TEST(DistributedContext, BroadcastGivesEveryRankTheRootsValues) {
 }
 
 TEST(DistributedContext, ScalarSumsAndGathers) {
+  FALCON_SKIP_WITHOUT_GLOO();
   run_ranks(3, [](DistributedContext& ctx) {
     const int r = ctx.rank();
     EXPECT_DOUBLE_EQ(ctx.all_reduce_sum(r + 0.5), 4.5);
@@ -120,6 +124,7 @@ TEST(DistributedContext, ScalarSumsAndGathers) {
 }
 
 TEST(DistributedContext, AverageGradientsAgreesOnMissingGradients) {
+  FALCON_SKIP_WITHOUT_GLOO();
   run_ranks(2, [](DistributedContext& ctx) {
     auto a = torch::zeros({2}, torch::requires_grad());
     auto b = torch::zeros({3}, torch::requires_grad());  // only rank 0 reaches it
@@ -137,6 +142,7 @@ TEST(DistributedContext, AverageGradientsAgreesOnMissingGradients) {
 
 // Each rank's loss is its part of a global sum: gradients add up (missing ones as zeros).
 TEST(DistributedContext, SumGradientsAddsTheRanksGradients) {
+  FALCON_SKIP_WITHOUT_GLOO();
   run_ranks(2, [](DistributedContext& ctx) {
     auto a = torch::zeros({2}, torch::requires_grad());
     auto b = torch::zeros({3}, torch::requires_grad());  // only rank 1 reaches it
@@ -154,6 +160,7 @@ TEST(DistributedContext, SumGradientsAddsTheRanksGradients) {
 }
 
 TEST(DistributedContext, DifferentParameterListsAreAnErrorNotAHang) {
+  FALCON_SKIP_WITHOUT_GLOO();
   try {
     run_ranks(2, [](DistributedContext& ctx) {
       std::vector<torch::Tensor> params(static_cast<std::size_t>(ctx.rank() + 1), torch::zeros({1}));
@@ -186,6 +193,7 @@ TEST(DistributedContext, BadEnvironmentAndBackendAreErrors) {
 }
 
 TEST(DistributedContext, MissingPeerFailsAfterTheTimeoutNamingTheRendezvous) {
+  FALCON_SKIP_WITHOUT_GLOO();
   DistributedEnv env;
   env.rank = 0;
   env.world_size = 2;

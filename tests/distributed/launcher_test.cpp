@@ -14,6 +14,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/model/safetensors.h"
+#include "tests/distributed/gloo_skip.h"
 
 namespace falcon::distributed {
 namespace {
@@ -102,12 +103,14 @@ double one_vs_many(const std::string& args, int nproc) {
 }
 
 TEST(DataParallel, TwoProcessesMatchOneOnTheCombinedBatchTransformerAdamW) {
+  FALCON_SKIP_WITHOUT_GLOO();
   const double diff = one_vs_many("--model lm --optimizer adamw --steps 4 --batch 4", 2);
   std::printf("CausalLm, AdamW, 4 steps, 2 ranks: max |w_1proc - w_2proc| = %.3g\n", diff);
   EXPECT_LT(diff, 1e-6);
 }
 
 TEST(DataParallel, ThreeProcessesWithUnequalShardsAndSmallBucketsMlpSgd) {
+  FALCON_SKIP_WITHOUT_GLOO();
   // 8 rows over 3 ranks (2, 3, 3), one parameter only rank 0's rows reach, 256-byte buckets.
   const double diff = one_vs_many("--model mlp --optimizer sgd --steps 5 --batch 8 --bucket-bytes 256", 3);
   std::printf("MLP, SGD+momentum, 5 steps, 3 ranks: max |w_1proc - w_3proc| = %.3g\n", diff);
@@ -115,6 +118,7 @@ TEST(DataParallel, ThreeProcessesWithUnequalShardsAndSmallBucketsMlpSgd) {
 }
 
 TEST(Launcher, AFailingWorkerFailsTheLaunchNamingItsRank) {
+  FALCON_SKIP_WITHOUT_GLOO();
   const auto dir = scratch_dir();
   const WorkerRun run = run_worker("--nproc 2 --fail-rank 1 --out " + (dir / "w.safetensors").string(), dir);
   EXPECT_EQ(run.exit_code, 3) << run.stderr_text;
@@ -127,6 +131,7 @@ TEST(Launcher, AFailingWorkerFailsTheLaunchNamingItsRank) {
 }
 
 TEST(Launcher, ResultNamesTheRankAndStopsTheOthers) {
+  FALCON_SKIP_WITHOUT_GLOO();
   const auto dir = scratch_dir();
   LaunchOptions options;
   options.program = FALCON_DISTRIBUTED_WORKER;

@@ -212,6 +212,22 @@ TEST(HfConfig, DefaultsOfOptionalFields) {
   EXPECT_EQ(d.torch_dtype, "bfloat16");
 }
 
+// transformers >= 5 moves rope_theta into "rope_parameters" (Qwen2's 1e6 must not fall back to
+// the 10000 default); a scaled rope_type or two disagreeing values are refused by name.
+TEST(HfConfig, ReadsRopeParametersOfNewerTransformers) {
+  const std::string src = "qwen/config.json";
+  auto j = nlohmann::json::parse(kTinyLlamaJson);
+  j.erase("rope_theta");
+  j["rope_parameters"] = {{"rope_theta", 1000000.0}, {"rope_type", "default"}};
+  EXPECT_EQ(model_config_from_hf_json_text(j.dump(), src).rope_theta, 1e6);
+  auto parse = [&](const std::string& text) { return [text, src] { model_config_from_hf_json_text(text, src); }; };
+  expect_error(parse(tinyllama_with("rope_parameters", R"({"rope_theta": 10000.0, "rope_type": "yarn"})")),
+               {src, "'rope_parameters'", "yarn", "not supported"});
+  expect_error(parse(tinyllama_with("rope_parameters", R"({"rope_theta": 500000.0})")),
+               {src, "'rope_theta'", "disagrees"});
+  expect_error(parse(tinyllama_with("rope_parameters", "[1]")), {src, "'rope_parameters'", "object"});
+}
+
 TEST(HfConfig, RejectsWhatTheDecoderDoesNotImplement) {
   const std::string src = "ckpt/config.json";
   auto parse = [&](const std::string& text) { return [text, src] { model_config_from_hf_json_text(text, src); }; };

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/model/safetensors.h"
+#include "tests/distributed/gloo_skip.h"
 
 namespace falcon::train {
 namespace {
@@ -135,6 +136,7 @@ checkpoint: {keep_last: 4}
 // SFT with slices of unequal size (5 rows over 2 ranks) and gradient accumulation: the 2-process
 // run starts from nothing (rank 0 makes the data and tokenizer while rank 1 waits).
 TEST_F(DataParallelTest, SftOnTwoProcessesMatchesOneProcess) {
+  FALCON_SKIP_WITHOUT_GLOO();
   const std::string stages = R"(stages:
   - {type: sft, steps: 4, batch_size: 5, grad_accum: 2, lr: 0.003}
 eval: {instances: 5, samples: 2}
@@ -154,6 +156,7 @@ eval: {instances: 5, samples: 2}
 // the same pairs, the same weights; then a 2-process run stopped mid-BOPO and resumed with 2
 // processes ends bit-identical to the uninterrupted 2-process run.
 TEST_F(DataParallelTest, BopoOnTwoProcessesMatchesOneProcessAndResumesBitIdentically) {
+  FALCON_SKIP_WITHOUT_GLOO();
   const std::string stages = R"(stages:
   - {type: sft, steps: 3, batch_size: 4, lr: 0.003}
   - {type: bopo, steps: 3, batch_size: 3, lr: 0.002, lora: {rank: 2}, rollout: {samples_per_instance: 3, repair: true}}
