@@ -2,60 +2,88 @@
 
 #include <cstdio>
 
+#include "falcon/core/error.h"
+
 namespace falcon::eval {
 
-RowSummary summarize(const std::string& row, const std::string& method, const std::vector<InstanceResult>& results,
-                     double infeasible_gap) {
+RowTotals row_totals(const std::vector<InstanceResult>& results, double infeasible_gap) {
+  RowTotals t;
+  for (const auto& r : results) {
+    t.instances += 1;
+    t.feasible += r.feasible;
+    t.feasible_raw += r.feasible_raw;
+    t.repaired += r.repaired;
+    t.seconds += r.seconds.total;
+    t.model_seconds += r.seconds.model;
+    t.mask_seconds += r.seconds.mask;
+    t.repair_seconds += r.seconds.repair;
+    t.samples += r.samples;
+    t.samples_drawn += r.samples_drawn;
+    t.samples_feasible_raw += r.samples_feasible_raw;
+    if (r.consistency) t.consistency += *r.consistency, t.with_consistency += 1;
+    if (!r.reference) {
+      t.no_reference += 1;
+      continue;
+    }
+    t.gap_instances += 1;
+    if (r.feasible && r.gap) {
+      t.gap_all += *r.gap;
+      t.gap_feasible += *r.gap;
+      t.feasible_with_reference += 1;
+    } else {
+      t.gap_all += infeasible_gap;
+    }
+  }
+  return t;
+}
+
+std::vector<double> RowTotals::to_vector() const {
+  return {instances,     feasible,      feasible_raw, repaired,         seconds,      model_seconds,
+          mask_seconds,  repair_seconds, samples,     samples_drawn,    samples_feasible_raw,
+          consistency,   with_consistency, no_reference, gap_instances, gap_all,      gap_feasible,
+          feasible_with_reference};
+}
+
+RowTotals RowTotals::from_vector(const std::vector<double>& v) {
+  if (v.size() != 18) throw Error("RowTotals::from_vector: expected 18 sums, got " + std::to_string(v.size()));
+  RowTotals t;
+  double* fields[] = {&t.instances,     &t.feasible,        &t.feasible_raw,  &t.repaired,      &t.seconds,
+                      &t.model_seconds, &t.mask_seconds,    &t.repair_seconds, &t.samples,      &t.samples_drawn,
+                      &t.samples_feasible_raw, &t.consistency, &t.with_consistency, &t.no_reference,
+                      &t.gap_instances, &t.gap_all,         &t.gap_feasible,  &t.feasible_with_reference};
+  for (std::size_t i = 0; i < v.size(); ++i) *fields[i] = v[i];
+  return t;
+}
+
+RowSummary summarize(const std::string& row, const std::string& method, const RowTotals& t, double infeasible_gap) {
   RowSummary s;
   s.row = row;
   s.method = method;
-  s.instances = static_cast<int>(results.size());
+  s.instances = static_cast<int>(t.instances);
   s.infeasible_gap = infeasible_gap;
-  if (results.empty()) return s;
-  double gap_all = 0, gap_feasible = 0, cons = 0;
-  int feasible_with_ref = 0, with_cons = 0;
-  long used = 0, used_raw = 0;
-  for (const auto& r : results) {
-    s.feasible += r.feasible;
-    s.feasible_raw += r.feasible_raw;
-    s.repaired += r.repaired;
-    s.seconds += r.seconds.total;
-    s.model_seconds += r.seconds.model;
-    s.mask_seconds += r.seconds.mask;
-    s.repair_seconds += r.seconds.repair;
-    s.samples += r.samples;
-    s.samples_drawn += r.samples_drawn;
-    used += r.samples;
-    used_raw += r.samples_feasible_raw;
-    if (r.consistency) cons += *r.consistency, ++with_cons;
-    if (!r.reference) {
-      ++s.no_reference;
-      continue;
-    }
-    ++s.gap_instances;
-    if (r.feasible && r.gap) {
-      gap_all += *r.gap;
-      gap_feasible += *r.gap;
-      ++feasible_with_ref;
-    } else {
-      gap_all += infeasible_gap;
-    }
-  }
-  const double n = s.instances;
-  s.feasible /= n;
-  s.feasible_raw /= n;
-  s.repaired /= n;
-  s.seconds /= n;
-  s.model_seconds /= n;
-  s.mask_seconds /= n;
-  s.repair_seconds /= n;
-  s.samples /= n;
-  s.samples_drawn /= n;
-  s.sample_feasible_raw = used > 0 ? static_cast<double>(used_raw) / used : 0.0;
-  if (s.gap_instances > 0) s.gap_all = gap_all / s.gap_instances;
-  if (feasible_with_ref > 0) s.gap_feasible = gap_feasible / feasible_with_ref;
-  if (with_cons > 0) s.consistency = cons / with_cons;
+  s.no_reference = static_cast<int>(t.no_reference);
+  s.gap_instances = static_cast<int>(t.gap_instances);
+  if (t.instances == 0) return s;
+  const double n = t.instances;
+  s.feasible = t.feasible / n;
+  s.feasible_raw = t.feasible_raw / n;
+  s.repaired = t.repaired / n;
+  s.seconds = t.seconds / n;
+  s.model_seconds = t.model_seconds / n;
+  s.mask_seconds = t.mask_seconds / n;
+  s.repair_seconds = t.repair_seconds / n;
+  s.samples = t.samples / n;
+  s.samples_drawn = t.samples_drawn / n;
+  s.sample_feasible_raw = t.samples > 0 ? t.samples_feasible_raw / t.samples : 0.0;
+  if (t.gap_instances > 0) s.gap_all = t.gap_all / t.gap_instances;
+  if (t.feasible_with_reference > 0) s.gap_feasible = t.gap_feasible / t.feasible_with_reference;
+  if (t.with_consistency > 0) s.consistency = t.consistency / t.with_consistency;
   return s;
+}
+
+RowSummary summarize(const std::string& row, const std::string& method, const std::vector<InstanceResult>& results,
+                     double infeasible_gap) {
+  return summarize(row, method, row_totals(results, infeasible_gap), infeasible_gap);
 }
 
 nlohmann::ordered_json to_json(const RowSummary& s) {

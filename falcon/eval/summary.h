@@ -40,6 +40,23 @@ struct RowSummary {
 RowSummary summarize(const std::string& row, const std::string& method, const std::vector<InstanceResult>& results,
                      double infeasible_gap);
 
+// The sums a RowSummary divides, so that processes holding slices of one row (the trainer's data
+// parallel evaluation) add them up first and then summarize with the same definitions.
+struct RowTotals {
+  double instances = 0, feasible = 0, feasible_raw = 0, repaired = 0;
+  double seconds = 0, model_seconds = 0, mask_seconds = 0, repair_seconds = 0;
+  double samples = 0, samples_drawn = 0, samples_feasible_raw = 0;
+  double consistency = 0, with_consistency = 0;
+  double no_reference = 0, gap_instances = 0, gap_all = 0, gap_feasible = 0, feasible_with_reference = 0;
+
+  std::vector<double> to_vector() const;                        // for an all-reduce (sum)
+  static RowTotals from_vector(const std::vector<double>& sums);  // its inverse
+};
+
+RowTotals row_totals(const std::vector<InstanceResult>& results, double infeasible_gap);
+RowSummary summarize(const std::string& row, const std::string& method, const RowTotals& totals,
+                     double infeasible_gap);
+
 nlohmann::ordered_json to_json(const RowSummary& s);
 
 // Markdown table, one line per row; its header states how gaps are averaged.

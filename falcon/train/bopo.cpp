@@ -50,7 +50,7 @@ struct Candidate {
   bool is_label = false;
 };
 
-std::vector<Candidate> candidates(const RolloutItem& item, const std::vector<RolloutSample>& group, bool with_label) {
+std::vector<Candidate> candidates(const policy::RolloutItem& item, const std::vector<policy::RolloutSample>& group, bool with_label) {
   std::vector<Candidate> out;
   for (const auto& s : group)
     out.push_back({&s.train_tokens, {s.outcome.feasible && !s.train_tokens.empty(), s.outcome.objective}});
@@ -61,7 +61,7 @@ std::vector<Candidate> candidates(const RolloutItem& item, const std::vector<Rol
 
 }  // namespace
 
-MicroBatch prepare_bopo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
                         const StageSpec& stage) {
   MicroBatch batch;
   batch.kind = StageKind::kBopo;

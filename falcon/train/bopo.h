@@ -36,7 +36,7 @@ torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& l
 
 // The pairs of every group of a micro-batch, each sequence once; count = used groups. With
 // stage.anchor_on_label the reference label joins each group's candidates.
-MicroBatch prepare_bopo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
                         const StageSpec& stage);
 
 // The micro-batch's part of the step's BOPO loss (divided by step_count, the used groups of the

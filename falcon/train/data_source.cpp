@@ -6,6 +6,7 @@
 #include "falcon/core/error.h"
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
+#include "falcon/policy/prompt_text.h"
 #include "falcon/train/examples.h"
 
 namespace falcon::train {
@@ -54,7 +55,7 @@ Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& 
   const auto copy = example.problem->symmetric_copy(*example.instance, example.label, rng);
   Sequence out;
   out.prompt = {tokenizer.bos_id()};
-  const auto body = tokenizer.encode(prompt_text(*example.problem, *copy.instance));
+  const auto body = tokenizer.encode(policy::prompt_text(*example.problem, *copy.instance));
   out.prompt.insert(out.prompt.end(), body.begin(), body.end());
   out.solution = tokenizer.encode(example.problem->format(*copy.instance, copy.solution));
   out.solution.push_back(tokenizer.eos_id());
@@ -94,7 +95,7 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
       ex.label_objective = labeled.record.label.objective;
       ex.key = static_cast<std::uint64_t>(labeled.record.index);
       ex.prompt = {tokenizer.bos_id()};
-      const auto body = tokenizer.encode(prompt_text(*ex.problem, *ex.instance));
+      const auto body = tokenizer.encode(policy::prompt_text(*ex.problem, *ex.instance));
       ex.prompt.insert(ex.prompt.end(), body.begin(), body.end());
       if (static_cast<int>(ex.prompt.size()) > max_prompt_tokens) {
         ++set.skipped_too_long;

@@ -1,13 +1,15 @@
 #pragma once
 // A short held-out evaluation of the current policy, run by the trainer after each stage so the
-// summary shows what each stage bought: best of N samples per instance (grammar mask and repair
-// as configured), gap to the dataset's reference label. Data parallel: each rank evaluates its
-// slice of the set (BatchShare) and the counts are summed, so every rank gets the global figures.
+// summary shows what each stage bought: falcon_eval's greedy or fixed-N row (policy::best_of_n),
+// with the recipe's grammar mask and repair, scored with falcon_eval's definitions
+// (eval::summarize; docs/evaluation.md) against the dataset's reference labels. Data parallel:
+// each rank evaluates its slice of the set (BatchShare) and the row's sums are added across
+// ranks, so every rank gets the global figures.
 #include <vector>
 
+#include "falcon/policy/rollout.h"
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_source.h"
-#include "falcon/train/rollout.h"
 
 namespace falcon::train {
 
@@ -24,19 +26,19 @@ struct PolicyEval {
   int instances = 0;
   double sample_feasible_raw = 0.0;  // fraction of all samples feasible with no repair
   double feasible = 0.0;             // fraction of instances with a feasible delivered solution
-  double mean_gap = 0.0;             // over the instances with a feasible solution (all, with repair)
-  double repaired = 0.0;             // fraction of chosen solutions that repair changed
+  double mean_gap = 0.0;             // falcon_eval's gap_feasible: over the feasible instances
+  double gap_all = 0.0;              // falcon_eval's gap_all: an instance without a feasible solution counts 100%
+  double repaired = 0.0;             // fraction of instances whose delivered solution repair changed
   double seconds = 0.0;
-  double tokens_per_second = 0.0;    // generated tokens / model time, summed over ranks
 };
 
 // Samples do not depend on the slicing (per-instance sample streams), so the figures are those
 // of one process up to floating-point rounding.
 PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokenizer, const ExampleSet& set,
-                           const PolicyEvalOptions& options, const MaskFactory& masks, bool progress,
+                           const PolicyEvalOptions& options, const policy::MaskFactory& masks, bool progress,
                            const BatchShare& share = {});
 
 // The RolloutItem of a training/eval example (max_new_tokens = 2 x label tokens + 16).
-RolloutItem rollout_item(const TrainExample& example);
+policy::RolloutItem rollout_item(const TrainExample& example);
 
 }  // namespace falcon::train

@@ -6,10 +6,6 @@
 
 namespace falcon::train {
 
-std::string prompt_text(const problems::Problem& problem, const problems::Instance& instance) {
-  return problem.prompt(instance) + "\n";
-}
-
 Batch collate(const std::vector<Sequence>& sequences, int pad_id, const torch::Device& device) {
   if (sequences.empty()) throw Error("collate: empty batch");
   std::size_t longest = 0;

@@ -3,9 +3,7 @@
 //
 //   [BOS] prompt_text(instance) [solution tokens] [EOS]
 //
-// with prompt_text = Problem::prompt(instance) + "\n" (the newline keeps a BPE merge from
-// spanning prompt and solution, so the solution starts at a token boundary the grammar can
-// constrain from its first state). Loss and log-probabilities cover the solution and the EOS.
+// (policy/prompt_text.h). Loss and log-probabilities cover the solution and the EOS.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,8 +12,6 @@
 #include "falcon/problems/problem.h"
 
 namespace falcon::train {
-
-std::string prompt_text(const problems::Problem& problem, const problems::Instance& instance);
 
 struct Sequence {
   std::vector<int> prompt;    // with BOS

@@ -14,7 +14,7 @@ namespace {
 
 // GRPO with gap rewards (kGrpo) or the FOARL reward (kFoarl): every sample with a non-zero
 // advantage (or any, with a KL term) is a sequence; count = those sequences.
-MicroBatch prepare_grpo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+MicroBatch prepare_grpo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
                         const StageSpec& stage) {
   MicroBatch batch;
   batch.kind = stage.kind;
@@ -57,7 +57,7 @@ MicroBatch prepare_grpo(const std::vector<RolloutItem>& items, const std::vector
 }
 
 // DPO on (best, worst) of each group; count = pairs.
-MicroBatch prepare_dpo(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups) {
+MicroBatch prepare_dpo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups) {
   MicroBatch batch;
   batch.kind = StageKind::kDpo;
   auto& m = batch.metrics;
@@ -124,7 +124,7 @@ MicroBatch prepare_sft(std::vector<Sequence> sequences) {
   return batch;
 }
 
-MicroBatch prepare_sampled(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+MicroBatch prepare_sampled(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
                            const StageSpec& stage) {
   switch (stage.kind) {
     case StageKind::kBopo: return prepare_bopo(items, groups, stage);

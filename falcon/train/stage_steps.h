@@ -17,7 +17,7 @@
 #include "falcon/train/batch_share.h"
 #include "falcon/train/examples.h"
 #include "falcon/train/recipe.h"
-#include "falcon/train/rollout.h"
+#include "falcon/policy/rollout.h"
 
 namespace falcon::train {
 
@@ -56,7 +56,7 @@ struct MicroBatch {
 MicroBatch prepare_sft(std::vector<Sequence> sequences);
 // A sampling stage's micro-batch: groups[i] are the K scored samples of items[i]. BOPO's is
 // prepare_bopo (bopo.h); this dispatches on stage.kind.
-MicroBatch prepare_sampled(const std::vector<RolloutItem>& items, const std::vector<std::vector<RolloutSample>>& groups,
+MicroBatch prepare_sampled(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
                            const StageSpec& stage);
 
 // The forward + backward of one micro-batch, its loss divided by `step_count` (> 0: the count

@@ -22,7 +22,7 @@
 #include "falcon/model/state_dict.h"
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_parallel.h"
-#include "falcon/train/grammar_masks.h"
+#include "falcon/policy/grammar_masks.h"
 #include "falcon/train/metrics_log.h"
 #include "falcon/train/stage_steps.h"
 #include "falcon/train/tokenizer_setup.h"
@@ -128,8 +128,8 @@ std::string fmt_status(double loss, double lr, double tokens_per_second) {
 json eval_json(const PolicyEval& e) {
   return {{"instances", e.instances},     {"sample_feasible_raw", e.sample_feasible_raw},
           {"feasible", e.feasible},       {"mean_gap", e.mean_gap},
-          {"repaired", e.repaired},       {"seconds", e.seconds},
-          {"tokens_per_second", e.tokens_per_second}};
+          {"gap_all", e.gap_all},         {"repaired", e.repaired},
+          {"seconds", e.seconds}};
 }
 
 // The checkpoint to resume from and the trainer state stored in it ({} when starting fresh).
@@ -253,7 +253,7 @@ void create_model(Run& run, const torch::Device& device) {
 // sequences, or a sampling stage's rollouts (all with the weights of this step) and their pairs,
 // advantages or counts.
 std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int s, std::int64_t step,
-                                           EpochOrder& order, const MaskFactory& masks) {
+                                           EpochOrder& order, const policy::MaskFactory& masks) {
   const auto& tokenizer = *run.tokenizer;
   std::vector<MicroBatch> out;
   for (int micro = 0; micro < stage.grad_accum; ++micro) {
@@ -269,9 +269,9 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
       out.push_back(prepare_sft(std::move(batch)));
       continue;
     }
-    std::vector<RolloutItem> items;
+    std::vector<policy::RolloutItem> items;
     for (auto j = rows.begin; j < rows.end; ++j) items.push_back(rollout_item(run.train_set.examples[order.at(first + j)]));
-    RolloutOptions ro;
+    policy::RolloutOptions ro;
     ro.samples_per_item = stage.rollout.samples_per_instance;
     ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
     ro.repair = stage.rollout.repair;
@@ -279,7 +279,7 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     if (stage.rollout.max_new_tokens > 0)
       for (auto& item : items) item.max_new_tokens = stage.rollout.max_new_tokens;
     run.model->eval();
-    auto groups = rollout(run.model, tokenizer, items, ro, masks);
+    auto groups = policy::rollout(run.model, tokenizer, items, ro, masks);
     run.model->train();
     out.push_back(prepare_sampled(items, groups, stage));
   }
@@ -334,7 +334,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   sr.kind = stage.kind;
   const auto stage_start = Clock::now();
   EpochOrder order(run.train_set.examples.size(), mix(run.recipe.seed, s));
-  const auto masks = make_mask_factory(*run.tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
+  const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
   bar.advance(static_cast<long>(step));
   for (; step < schedule.total_steps; ++step) {
@@ -384,7 +384,7 @@ PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
   eo.greedy = run.recipe.eval.samples == 1;
   eo.temperature = run.recipe.eval.temperature;
   eo.seed = mix(run.recipe.seed, 9999);
-  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, make_mask_factory(*run.tokenizer, true, false),
+  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, policy::make_mask_factory(*run.tokenizer, true, false),
                            run.progress, run.share);
   if (run.main) run.metrics->write({{"stage", stage.name}, {"eval", eval_json(e)}});
   return e;

@@ -10,6 +10,7 @@
 #include "falcon/core/torch/shim.h"
 #include "falcon/model/kv_cache.h"
 #include "falcon/model/transformer.h"
+#include "tests/model/model_test_util.h"
 
 namespace falcon::model {
 namespace {
@@ -26,23 +27,8 @@ ModelConfig parity_config() {
   return c;
 }
 
-// A CPU model with weights large enough for logits of order 1 (HF's std 0.02 gives ~1e-2, which
-// would make an absolute tolerance meaningless), and its copy on CUDA.
 std::pair<CausalLm, CausalLm> cpu_and_cuda_models() {
-  torch::manual_seed(7);
-  CausalLm cpu(parity_config());
-  {
-    torch::NoGradGuard no_grad;
-    for (auto& p : cpu->parameters())
-      if (p.dim() == 2) p.normal_(0.0, 0.15);
-  }
-  CausalLm cuda(parity_config(), torch::TensorOptions().device(torch::kCUDA));
-  {
-    torch::NoGradGuard no_grad;
-    auto source = cpu->named_parameters();
-    for (auto& named : cuda->named_parameters()) named.value().copy_(source[named.key()]);
-  }
-  return {cpu, cuda};
+  return testing::model_and_copy_on(parity_config(), torch::kCUDA, 7);
 }
 
 double max_abs_diff(const torch::Tensor& a, const torch::Tensor& b) {

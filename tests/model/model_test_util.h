@@ -15,6 +15,7 @@
 #include "falcon/core/error.h"
 #include "falcon/core/torch/shim.h"
 #include "falcon/model/model_config.h"
+#include "falcon/model/transformer.h"
 
 namespace falcon::model::testing {
 
@@ -71,6 +72,21 @@ inline ModelConfig small_model_config() {
   c.num_attention_heads = 4;
   c.num_key_value_heads = 2;
   return c;
+}
+
+// A CPU model of `config` with weights large enough for logits of order 1 (HF's std 0.02 gives
+// ~1e-2, which would make an absolute tolerance meaningless), and an exact copy on `device`.
+inline std::pair<CausalLm, CausalLm> model_and_copy_on(const ModelConfig& config, torch::Device device,
+                                                       std::uint64_t seed) {
+  torch::manual_seed(seed);
+  CausalLm original(config);
+  torch::NoGradGuard no_grad;
+  for (auto& p : original->parameters())
+    if (p.dim() == 2) p.normal_(0.0, 0.15);
+  CausalLm copy(config, torch::TensorOptions().device(device));
+  auto source = original->named_parameters();
+  for (auto& named : copy->named_parameters()) named.value().copy_(source[named.key()]);
+  return {original, copy};
 }
 
 // "block.fc.weight" (4 -> 6), "block.fc.bias", "block.scale" (buffer), "head.weight" (6 -> 3).

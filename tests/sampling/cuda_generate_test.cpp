@@ -6,21 +6,10 @@
 #include <gtest/gtest.h>
 
 #include "falcon/sampling/generate.h"
+#include "tests/model/model_test_util.h"
 
 namespace falcon::sampling {
 namespace {
-
-model::ModelConfig parity_config() {
-  model::ModelConfig c;
-  c.vocab_size = 40;
-  c.hidden_size = 32;
-  c.intermediate_size = 48;
-  c.num_hidden_layers = 2;
-  c.num_attention_heads = 4;
-  c.num_key_value_heads = 2;
-  c.max_position_embeddings = 64;
-  return c;
-}
 
 void expect_same_sequences(const std::vector<GeneratedSequence>& cpu, const std::vector<GeneratedSequence>& cuda) {
   ASSERT_EQ(cpu.size(), cuda.size());
@@ -33,19 +22,9 @@ void expect_same_sequences(const std::vector<GeneratedSequence>& cpu, const std:
 
 TEST(CudaGenerate, GreedyAndSampledDecodingMatchTheCpu) {
   if (!torch::cuda::is_available()) GTEST_SKIP() << "no CUDA device here: the CUDA parity tests run where a GPU is lent";
-  torch::manual_seed(3);
-  model::CausalLm cpu(parity_config());
-  {
-    torch::NoGradGuard no_grad;
-    for (auto& p : cpu->parameters())
-      if (p.dim() == 2) p.normal_(0.0, 0.15);  // peaked distributions, so greedy has clear winners
-  }
-  model::CausalLm cuda(parity_config(), torch::TensorOptions().device(torch::kCUDA));
-  {
-    torch::NoGradGuard no_grad;
-    auto source = cpu->named_parameters();
-    for (auto& named : cuda->named_parameters()) named.value().copy_(source[named.key()]);
-  }
+  model::ModelConfig config = model::testing::small_model_config();
+  config.max_position_embeddings = 64;
+  auto [cpu, cuda] = model::testing::model_and_copy_on(config, torch::kCUDA, 3);  // peaked: greedy has clear winners
   const std::vector<std::vector<int>> prompts = {{5, 6, 7, 8, 9}, {10, 11}, {12, 13, 14}};
   for (const bool greedy : {true, false}) {
     SCOPED_TRACE(greedy ? "greedy" : "sampled");

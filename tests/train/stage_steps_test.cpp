@@ -23,8 +23,8 @@ model::ModelConfig tiny() {
   return c;
 }
 
-RolloutSample sample(std::vector<int> tokens, bool feasible, double objective) {
-  RolloutSample s;
+policy::RolloutSample sample(std::vector<int> tokens, bool feasible, double objective) {
+  policy::RolloutSample s;
   s.train_tokens = std::move(tokens);
   s.outcome.feasible = feasible;
   s.outcome.parsed = true;
@@ -34,14 +34,14 @@ RolloutSample sample(std::vector<int> tokens, bool feasible, double objective) {
 
 struct Fixture {
   std::shared_ptr<const problems::Instance> instance = problems::problem_by_name("tsp").generate({5}, 1);
-  std::vector<RolloutItem> items;
-  std::vector<std::vector<RolloutSample>> groups;
+  std::vector<policy::RolloutItem> items;
+  std::vector<std::vector<policy::RolloutSample>> groups;
   Fixture() {
-    RolloutItem a;
+    policy::RolloutItem a;
     a.problem = &problems::problem_by_name("tsp");
     a.instance = instance;
     a.prompt = {2, 10, 11};
-    RolloutItem b = a;
+    policy::RolloutItem b = a;
     b.prompt = {2, 12};
     items = {a, b};
     // Group 0: y* = [5 6 3] (10), losers 12 and 16 (gaps 2 and 6); the infeasible one is ignored.
@@ -206,7 +206,7 @@ TEST(StageSteps, SlicesWithGlobalCountsAddUpToTheWholeBatch) {
 
   // Three groups: one used, one degenerate, one used; slices [0] and [1, 2].
   Fixture f;
-  RolloutItem c = f.items[0];
+  policy::RolloutItem c = f.items[0];
   c.prompt = {2, 13};
   f.items.push_back(c);
   f.groups.push_back({sample({5, 3}, true, 9), sample({6, 3}, true, 11), sample({7, 7, 3}, true, 14)});
@@ -238,7 +238,7 @@ TEST(StageSteps, MicroBatchesOfAStepAddUpToOneMeanOverTheStep) {
   torch::manual_seed(7);
   model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));
   Fixture f;  // group 0 used, group 1 degenerate
-  RolloutItem c = f.items[0];
+  policy::RolloutItem c = f.items[0];
   c.prompt = {2, 13};
   f.items.push_back(c);
   f.groups.push_back({sample({5, 3}, true, 9), sample({6, 3}, true, 11), sample({7, 7, 3}, true, 14)});

@@ -4,7 +4,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/solvers/solver.h"
-#include "falcon/train/examples.h"
+#include "falcon/policy/prompt_text.h"
 
 namespace falcon::eval {
 namespace {
@@ -24,13 +24,13 @@ PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text:
   PolicyItems out;
   for (std::size_t i = 0; i < instances.size(); ++i) {
     const auto& e = instances[i];
-    train::RolloutItem item;
+    policy::RolloutItem item;
     item.problem = e.problem;
     item.instance = e.instance;
     item.reference_objective = e.reference;
     item.key = e.key;
     item.prompt = {tokenizer.bos_id()};
-    const auto body = tokenizer.encode(train::prompt_text(*e.problem, *e.instance));
+    const auto body = tokenizer.encode(policy::prompt_text(*e.problem, *e.instance));
     item.prompt.insert(item.prompt.end(), body.begin(), body.end());
     const int solution_tokens =
         static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, sizing_solution(e))).size()) + 1;  // + EOS

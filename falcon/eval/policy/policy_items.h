@@ -7,7 +7,7 @@
 
 #include "falcon/eval/eval_instances.h"
 #include "falcon/text/tokenizer.h"
-#include "falcon/train/rollout.h"
+#include "falcon/policy/rollout.h"
 
 namespace falcon::eval {
 
@@ -21,7 +21,7 @@ struct OverContext {
 };
 
 struct PolicyItems {
-  std::vector<train::RolloutItem> items;  // one per instance that fits, in order
+  std::vector<policy::RolloutItem> items;  // one per instance that fits, in order
   std::vector<std::size_t> kept;          // the index in `instances` of each item
   std::vector<OverContext> over_context;  // the ones that do not fit (only with skip_over_context)
 };

@@ -13,13 +13,13 @@
 #include "falcon/core/rng.h"
 #include "falcon/core/torch/runtime.h"
 #include "falcon/eval/eval_instances.h"
-#include "falcon/eval/policy/best_of_n.h"
+#include "falcon/policy/best_of_n.h"
 #include "falcon/eval/policy/load_policy.h"
 #include "falcon/problems/text_style.h"
 #include "falcon/eval/policy/policy_items.h"
 #include "falcon/eval/solution_picture.h"
 #include "falcon/eval/solver_row.h"
-#include "falcon/train/grammar_masks.h"
+#include "falcon/policy/grammar_masks.h"
 
 namespace falcon::eval {
 namespace {
@@ -98,7 +98,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   config.write(spec.output_dir + "/config.yaml");
 
   std::optional<Policy> policy;
-  std::vector<train::RolloutItem> items;
+  std::vector<policy::RolloutItem> items;
   std::vector<OverContext> over_context;
   int max_positions = 0;
   if (spec.needs_model()) {
@@ -147,13 +147,13 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
         bar.advance();
       }
     } else {
-      const auto masks = train::make_mask_factory(policy->tokenizer, row.grammar, row.semantic_mask);
+      const auto masks = policy::make_mask_factory(policy->tokenizer, row.grammar, row.semantic_mask);
       for (std::size_t begin = 0; begin < instances.size(); begin += spec.batch_instances) {
         const std::size_t end = std::min(instances.size(), begin + spec.batch_instances);
         std::vector<const EvalInstance*> batch;
-        std::vector<train::RolloutItem> batch_items;
+        std::vector<policy::RolloutItem> batch_items;
         for (std::size_t i = begin; i < end; ++i) batch.push_back(&instances[i]), batch_items.push_back(items[i]);
-        for (auto& r : best_of_n(policy->model, policy->tokenizer, batch, batch_items, row, masks, spec.seed))
+        for (auto& r : policy::best_of_n(policy->model, policy->tokenizer, batch, batch_items, row, masks, spec.seed))
           record(std::move(r));
         bar.set_status(status(results));
         bar.advance(static_cast<long>(end - begin));

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/config.h"
+#include "falcon/core/rng.h"
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
 #include "falcon/eval/eval_instances.h"
@@ -25,8 +26,8 @@
 #include "falcon/model/model_presets.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/model/transformer.h"
+#include "falcon/policy/prompt_text.h"
 #include "falcon/text/tokenizer.h"
-#include "falcon/train/examples.h"
 #include "falcon/train/trainer.h"
 
 namespace falcon::eval {
@@ -261,7 +262,7 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
   std::map<std::string, int> needed;
   std::vector<int> sorted;
   for (const auto& e : load_eval_instances(data)) {
-    const int prompt = 1 + static_cast<int>(tokenizer.encode(train::prompt_text(*e.problem, *e.instance)).size());
+    const int prompt = 1 + static_cast<int>(tokenizer.encode(policy::prompt_text(*e.problem, *e.instance)).size());
     const int solution = static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, *e.reference_solution)).size());
     needed[e.name] = prompt + solution + 1;
     sorted.push_back(needed[e.name]);
@@ -365,6 +366,51 @@ eval: {instances: 0}
   std::printf("final/ vs checkpoint: max |logit difference| %.3g; adapters' effect %.3g\n", same, adapters);
   EXPECT_LT(same, 1e-4);
   EXPECT_GT(adapters, 100 * same);
+}
+
+// The trainer's per-stage evaluation is falcon_eval's fixed-N row, scored by the same summary: a
+// falcon_train run's eval line equals falcon_eval on its final/ model with the same instances,
+// N, temperature and seed (the trainer's seed is Rng::for_item(recipe seed, 9999)'s first draw).
+TEST_F(FalconEvalTest, TheTrainersStageEvaluationIsFalconEvalsFixedRow) {
+  const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  auto recipe = Config::from_string("output_dir: " + (dir_ / "stage_eval_run").string() + R"(
+seed: 5
+model: {preset: tiny, hidden_size: 32, intermediate_size: 64}
+tokenizer: {path: )" + tokenizer + R"(}
+data:
+  config: )" + std::string(FALCON_SOURCE_DIR) + R"(/configs/data/tsp.yaml
+  overrides: [output=)" + (dir_ / "stage_eval.h5").string() + R"(, splits.train.count=4, splits.val.count=1, splits.test.count=5, "sizes={range: [14, 16]}"]
+stages:
+  - {type: sft, steps: 4, batch_size: 4, lr: 0.003}
+eval: {instances: 5, samples: 6, temperature: 0.9}
+)", "<recipe>");
+  train::TrainOptions train_options;
+  train_options.progress = false;
+  train::run_training(recipe, train_options);
+  json stage_eval;
+  for (const auto& line : read_lines(dir_ / "stage_eval_run" / "metrics.jsonl"))
+    if (line.contains("eval")) stage_eval = line["eval"];
+  ASSERT_FALSE(stage_eval.is_null()) << "no eval line in metrics.jsonl";
+
+  const std::uint64_t seed = Rng::for_item(5, 9999).next_u64();
+  auto config = Config::from_string("model: {path: " + (dir_ / "stage_eval_run" / "final").string() + "}\n" +
+                                        "data: {dataset: " + (dir_ / "stage_eval.h5").string() + ", split: test}\n" +
+                                        "method: {type: fixed, n: 6, temperature: 0.9}\nseed: " + std::to_string(seed) +
+                                        "\noutput_dir: " + (dir_ / "stage_eval_falcon_eval").string() + "\n",
+                                    "<eval>");
+  run_eval(config, EvalOptions{/*progress=*/false, /*plot_file=*/""});
+  std::ifstream in(dir_ / "stage_eval_falcon_eval" / "summary.json");
+  const json row = json::parse(in)["rows"][0];
+  std::printf("stage eval: feasible %.3f, samples valid %.3f, gap %.4f | falcon_eval: %.3f, %.3f, %.4f\n",
+              stage_eval["feasible"].get<double>(), stage_eval["sample_feasible_raw"].get<double>(),
+              stage_eval["gap_all"].get<double>(), row["feasible"].get<double>(),
+              row["sample_feasible_raw"].get<double>(), row["gap_all"].get<double>());
+  EXPECT_EQ(stage_eval["instances"].get<int>(), row["instances"].get<int>());
+  EXPECT_NEAR(stage_eval["feasible"].get<double>(), row["feasible"].get<double>(), 1e-12);
+  EXPECT_NEAR(stage_eval["sample_feasible_raw"].get<double>(), row["sample_feasible_raw"].get<double>(), 1e-12);
+  EXPECT_NEAR(stage_eval["repaired"].get<double>(), row["repaired"].get<double>(), 1e-12);
+  EXPECT_NEAR(stage_eval["gap_all"].get<double>(), row["gap_all"].get<double>(), 1e-9);
+  EXPECT_NEAR(stage_eval["mean_gap"].get<double>(), row["gap_feasible"].get<double>(), 1e-9);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "falcon/eval/policy/best_of_n.h"
+#include "falcon/policy/best_of_n.h"
 
 #include <algorithm>
 #include <chrono>
@@ -8,57 +8,57 @@
 #include "falcon/eval/consistency.h"
 #include "falcon/eval/matching.h"
 
-namespace falcon::eval {
+namespace falcon::policy {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
 // Everything drawn for one instance so far.
 struct InstanceDraws {
-  explicit InstanceDraws(Match match) : classes(match) {}
-  std::vector<SampleOutcome> outcomes;
-  std::vector<Draw> draws;
+  explicit InstanceDraws(eval::Match match) : classes(match) {}
+  std::vector<eval::SampleOutcome> outcomes;
+  std::vector<eval::Draw> draws;
   std::vector<int> match_classes;
-  MatchClasses classes;
-  TimeSplit seconds;
-  AdaptiveDecision decision;
+  eval::MatchClasses classes;
+  eval::TimeSplit seconds;
+  eval::AdaptiveDecision decision;
   bool done = false;
 };
 
 // Samples per instance in the next round, given `drawn` so far.
-int round_samples(const RowSpec& row, int drawn) {
+int round_samples(const eval::RowSpec& row, int drawn) {
   const int left = row.budget() - drawn;
   switch (row.kind) {
-    case MethodKind::kGreedy: return 1;
-    case MethodKind::kFixed: return row.round_size > 0 ? std::min(row.round_size, left) : left;
-    case MethodKind::kAdaptive: return std::min(drawn == 0 ? row.rule.n_min : row.round_size, left);
-    case MethodKind::kSolver: break;
+    case eval::MethodKind::kGreedy: return 1;
+    case eval::MethodKind::kFixed: return row.round_size > 0 ? std::min(row.round_size, left) : left;
+    case eval::MethodKind::kAdaptive: return std::min(drawn == 0 ? row.rule.n_min : row.round_size, left);
+    case eval::MethodKind::kSolver: break;
   }
   throw Error("best_of_n: a solver row has no samples");
 }
 
-InstanceResult deliver(const EvalInstance& e, const RowSpec& row, const InstanceDraws& d) {
+eval::InstanceResult deliver(const eval::EvalInstance& e, const eval::RowSpec& row, const InstanceDraws& d) {
   const auto& problem = *e.problem;
-  const int used = row.kind == MethodKind::kAdaptive ? d.decision.samples : static_cast<int>(d.draws.size());
-  const int best = row.kind == MethodKind::kAdaptive ? d.decision.best : best_draw(d.draws, used, problem.sense());
-  const SampleOutcome& delivered = d.outcomes.at(best);
-  InstanceResult r;
+  const int used = row.kind == eval::MethodKind::kAdaptive ? d.decision.samples : static_cast<int>(d.draws.size());
+  const int best = row.kind == eval::MethodKind::kAdaptive ? d.decision.best : eval::best_draw(d.draws, used, problem.sense());
+  const eval::SampleOutcome& delivered = d.outcomes.at(best);
+  eval::InstanceResult r;
   r.row = row.name;
   r.instance = e.name;
   r.key = e.key;
   r.n = e.instance->size();
   r.feasible_raw = delivered.feasible_raw;
-  set_objective(r, problem.sense(), delivered.feasible, delivered.objective, e.reference);
+  eval::set_objective(r, problem.sense(), delivered.feasible, delivered.objective, e.reference);
   r.repaired = delivered.repaired;
   r.repair_distance = delivered.repair_distance;
   r.before_repair = delivered.before_repair;
   r.samples = used;
   r.samples_drawn = static_cast<int>(d.draws.size());
   for (int k = 0; k < used; ++k) r.samples_feasible_raw += d.outcomes[k].feasible_raw;
-  r.consistency = consistency(std::vector<int>(d.match_classes.begin(), d.match_classes.begin() + used));
-  if (row.kind == MethodKind::kAdaptive) {
+  r.consistency = eval::consistency(std::vector<int>(d.match_classes.begin(), d.match_classes.begin() + used));
+  if (row.kind == eval::MethodKind::kAdaptive) {
     r.confidence = d.decision.confidence;
-    r.stop = to_string(d.decision.stop);
+    r.stop = eval::to_string(d.decision.stop);
   }
   r.seconds = d.seconds;
   r.solution = problem.format(*e.instance, delivered.solution);
@@ -67,10 +67,10 @@ InstanceResult deliver(const EvalInstance& e, const RowSpec& row, const Instance
 
 }  // namespace
 
-std::vector<InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
-                                      const std::vector<const EvalInstance*>& instances,
-                                      const std::vector<train::RolloutItem>& items, const RowSpec& row,
-                                      const train::MaskFactory& masks, std::uint64_t seed) {
+std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                      const std::vector<const eval::EvalInstance*>& instances,
+                                      const std::vector<RolloutItem>& items, const eval::RowSpec& row,
+                                      const MaskFactory& masks, std::uint64_t seed) {
   if (instances.size() != items.size()) throw Error("best_of_n: one rollout item per instance");
   if (!row.uses_model()) throw Error("best_of_n: row '" + row.name + "' is a solver row");
   std::vector<InstanceDraws> state(instances.size(), InstanceDraws(row.match));
@@ -81,20 +81,20 @@ std::vector<InstanceResult> best_of_n(model::CausalLm& model, const text::Tokeni
       if (!state[i].done) active.push_back(i);
     if (active.empty()) break;
     const int k = round_samples(row, drawn);
-    train::RolloutOptions options;
+    RolloutOptions options;
     options.samples_per_item = k;
-    options.greedy = row.kind == MethodKind::kGreedy;
+    options.greedy = row.kind == eval::MethodKind::kGreedy;
     options.sampling = {row.temperature, row.top_k, row.top_p};
     options.repair = row.repair;
     options.seed = seed;
     options.first_sample = static_cast<std::uint64_t>(drawn);
     options.key_stride = static_cast<std::uint64_t>(row.budget());
-    std::vector<train::RolloutItem> batch;
+    std::vector<RolloutItem> batch;
     for (auto i : active) batch.push_back(items[i]);
 
     sampling::GenerateStats stats;
     const auto start = Clock::now();
-    const auto groups = train::rollout(model, tokenizer, batch, options, masks, &stats);
+    const auto groups = rollout(model, tokenizer, batch, options, masks, &stats);
     const double wall = std::chrono::duration<double>(Clock::now() - start).count();
     const double share = 1.0 / static_cast<double>(active.size());  // batched work is shared equally
     for (std::size_t j = 0; j < active.size(); ++j) {
@@ -114,17 +114,17 @@ std::vector<InstanceResult> best_of_n(model::CausalLm& model, const text::Tokeni
     drawn += k;
     for (auto i : active) {
       auto& d = state[i];
-      if (row.kind == MethodKind::kAdaptive) {
-        d.decision = adaptive_decision(d.draws, row.rule, instances[i]->problem->sense());
-        d.done = d.decision.stop != StopReason::kNone;
+      if (row.kind == eval::MethodKind::kAdaptive) {
+        d.decision = eval::adaptive_decision(d.draws, row.rule, instances[i]->problem->sense());
+        d.done = d.decision.stop != eval::StopReason::kNone;
       } else {
         d.done = drawn >= row.budget();
       }
     }
   }
-  std::vector<InstanceResult> out;
+  std::vector<eval::InstanceResult> out;
   for (std::size_t i = 0; i < state.size(); ++i) out.push_back(deliver(*instances[i], row, state[i]));
   return out;
 }
 
-}  // namespace falcon::eval
+}  // namespace falcon::policy

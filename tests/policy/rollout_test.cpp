@@ -1,13 +1,13 @@
-#include "falcon/train/rollout.h"
+#include "falcon/policy/rollout.h"
 
 #include <gtest/gtest.h>
 
 #include "falcon/eval/sample_outcome.h"
 #include "falcon/problems/registry.h"
 #include "falcon/text/tokenizer.h"
-#include "falcon/train/examples.h"
+#include "falcon/policy/prompt_text.h"
 
-namespace falcon::train {
+namespace falcon::policy {
 namespace {
 
 // A long prompt with a short budget beside a short prompt with a long budget: each fits the model
@@ -131,4 +131,4 @@ TEST_F(DeliveredTokens, AnInfeasibleSampleKeepsItsRawTokensAndARepairedOneIsReen
 }
 
 }  // namespace
-}  // namespace falcon::train
+}  // namespace falcon::policy

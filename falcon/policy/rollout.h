@@ -13,7 +13,7 @@
 #include "falcon/sampling/generate.h"
 #include "falcon/text/tokenizer.h"
 
-namespace falcon::train {
+namespace falcon::policy {
 
 struct RolloutItem {
   const problems::Problem* problem = nullptr;
@@ -63,4 +63,4 @@ std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const te
 // Concatenated token bytes (exactly the text the grammar saw).
 std::string detokenize(const text::Tokenizer& tokenizer, const std::vector<int>& tokens);
 
-}  // namespace falcon::train
+}  // namespace falcon::policy

@@ -19,15 +19,15 @@
 #include "falcon/eval/instance_result.h"
 #include "falcon/model/transformer.h"
 #include "falcon/text/tokenizer.h"
-#include "falcon/train/rollout.h"
+#include "falcon/policy/rollout.h"
 
-namespace falcon::eval {
+namespace falcon::policy {
 
 // instances[i] and items[i] describe the same instance (policy_items.h). `masks` may be empty
 // (unconstrained decoding). Returns one result per instance, in order.
-std::vector<InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
-                                      const std::vector<const EvalInstance*>& instances,
-                                      const std::vector<train::RolloutItem>& items, const RowSpec& row,
-                                      const train::MaskFactory& masks, std::uint64_t seed);
+std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                      const std::vector<const eval::EvalInstance*>& instances,
+                                      const std::vector<RolloutItem>& items, const eval::RowSpec& row,
+                                      const MaskFactory& masks, std::uint64_t seed);
 
-}  // namespace falcon::eval
+}  // namespace falcon::policy

@@ -1,9 +1,9 @@
-#include "falcon/train/grammar_masks.h"
+#include "falcon/policy/grammar_masks.h"
 
 #include "falcon/decoding/vocabulary.h"
 #include "falcon/sampling/grammar_mask_step.h"
 
-namespace falcon::train {
+namespace falcon::policy {
 
 MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, bool semantic) {
   if (!grammar && !semantic) return {};
@@ -20,4 +20,4 @@ MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, bo
   };
 }
 
-}  // namespace falcon::train
+}  // namespace falcon::policy

@@ -1,8 +1,8 @@
-#include "falcon/train/rollout.h"
+#include "falcon/policy/rollout.h"
 
 #include <algorithm>
 
-namespace falcon::train {
+namespace falcon::policy {
 
 std::string detokenize(const text::Tokenizer& tokenizer, const std::vector<int>& tokens) {
   std::string text;
@@ -94,4 +94,4 @@ std::vector<std::vector<RolloutSample>> rollout(model::CausalLm& model, const te
   return out;
 }
 
-}  // namespace falcon::train
+}  // namespace falcon::policy

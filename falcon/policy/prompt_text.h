@@ -1,0 +1,17 @@
+#pragma once
+// What the model reads before its answer: Problem::prompt(instance) + "\n". Every sequence is
+//
+//   [BOS] prompt_text(instance) [solution tokens] [EOS]
+//
+// in training and in sampling alike; the newline keeps a BPE merge from spanning prompt and
+// solution, so the solution starts at a token boundary the grammar can constrain from its first
+// state.
+#include <string>
+
+#include "falcon/problems/problem.h"
+
+namespace falcon::policy {
+
+std::string prompt_text(const problems::Problem& problem, const problems::Instance& instance);
+
+}  // namespace falcon::policy
