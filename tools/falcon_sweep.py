@@ -8,7 +8,7 @@ their summary.json figures into one table (table.md, table.csv, table.tex).
 
 The sweep file (docs/sweeps.md):
 
-  program: build/eval/falcon_eval         # run as PROGRAM CONFIG [args] overrides output_dir=...
+  program: build/tools/falcon_eval         # run as PROGRAM CONFIG [args] overrides output_dir=...
   config: configs/eval/tsp.yaml
   output_dir: runs/sweeps/tsp_tau         # one folder per point below it, and the tables
   overrides: [data.limit=20]              # optional, the same for every point

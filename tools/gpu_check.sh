@@ -96,7 +96,7 @@ fi
 
 if wants bench; then
   step "bench"
-  bench="$build/bench/falcon_bench"
+  bench="$build/tools/bench/falcon_bench"
   capped 40 bench.log "$bench" --device cuda --dtype bfloat16 --suite model --no-uncached --out "$out/bench_cpu_small.json"
   capped 70 bench.log "$bench" --device cuda --dtype bfloat16 --suite model --no-uncached \
     --vocab 32000 --hidden 2048 --ffn 5632 --layers 22 --heads 32 --kv-heads 4 --batch 4 --sequence 2048 --steps 5 \

@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 # Only what the main job runs: the tests are built by tools/test.sh.
 FALCON_TARGETS="falcon_train falcon_tokenizer" tools/build.sh build
-./build/train/falcon_train configs/bopo_tsp.yaml "$@"
+./build/tools/falcon_train configs/bopo_tsp.yaml "$@"

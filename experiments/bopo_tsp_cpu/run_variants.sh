@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # BOPO options on the default TSP recipe, each started from the SAME SFT checkpoint so only the
 # BOPO stage differs. Needs a finished base run (its SFT checkpoint and tokenizer):
-#   build/train/falcon_train configs/bopo_tsp.yaml output_dir=/tmp/bopo_full
+#   build/tools/falcon_train configs/bopo_tsp.yaml output_dir=/tmp/bopo_full
 #   experiments/bopo_tsp_cpu/run_variants.sh /tmp/bopo_full [out_dir] [extra overrides...]
 # Prints one row per variant (python3 table.py reads the summaries). About 3-6 minutes a variant.
 set -euo pipefail
@@ -22,6 +22,6 @@ for name in $(printf '%s\n' "${!variants[@]}" | sort); do
   [ -f "$out/$name/summary.json" ] && { echo "skip $name (done)"; continue; }
   echo "== $name: ${variants[$name]}"
   # shellcheck disable=SC2086
-  build/train/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" "${start[@]}" ${variants[$name]} "$@"
+  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" "${start[@]}" ${variants[$name]} "$@"
 done
 python3 experiments/bopo_tsp_cpu/table.py "$base" "$out"/*/

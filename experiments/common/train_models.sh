@@ -36,7 +36,7 @@ EVAL_INSTANCES=${EVAL_INSTANCES:-50}
 RL_OVERRIDES=${RL_OVERRIDES:-}
 BUILD=${BUILD:-build}
 MODELS=${MODELS:-runs}
-TRAIN=$BUILD/train/falcon_train
+TRAIN=$BUILD/tools/falcon_train
 
 [ -x "$TRAIN" ] || { echo "train_models: no program at $TRAIN: build the project (tools/build.sh build) or set BUILD" >&2; exit 1; }
 for p in $PROBLEMS; do

@@ -9,7 +9,7 @@
 source "$(dirname "$0")/../common/lib.sh"
 P=$(problems_of "tsp op cvrp mis mvc pfsp jssp")
 if [ "$COLLECT_ONLY" = 0 ]; then
-  need_program eval/falcon_eval
+  need_program tools/falcon_eval
   need_models bopo $P
   need_data $P
   stop_if_missing

@@ -5,5 +5,5 @@
 set -e
 cd "$(dirname "$0")/../.."
 ninja -C build falcon_bench_decoding >/dev/null
-build/bench/falcon_bench_decoding "$@" > experiments/grammar_mask/results.json
+build/tools/bench/falcon_bench_decoding "$@" > experiments/grammar_mask/results.json
 python3 experiments/grammar_mask/tables.py experiments/grammar_mask/results.json

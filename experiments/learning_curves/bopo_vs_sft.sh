@@ -45,7 +45,7 @@ run_bopo() {  # seed
   local dir=$out/bopo_seed$1 start=$SECONDS
   [ -f "$dir/train.seconds" ] && return 0
   start_run "$dir"
-  "$bin/train/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" threads=1 \
+  "$bin/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" threads=1 \
     init.checkpoint="$base" init.start_stage=1 tokenizer.path="$tokenizer" "stages[1].steps=$steps" \
     checkpoint.every=$((steps / 4 > 0 ? steps / 4 : 1)) checkpoint.keep_last=100 eval.instances=0 "${bopo_args[@]}" \
     > "$dir/train.log" 2>&1
@@ -58,7 +58,7 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   budget=$(cat "$out/bopo_seed$1/train.seconds")
   start_run "$dir"
   local rc=0
-  timeout --signal=TERM "$budget" "$bin/train/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
+  timeout --signal=TERM "$budget" "$bin/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
     threads=1 init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 > "$dir/train.log" 2>&1 || rc=$?
   # 124: stopped by the budget, as meant; its last checkpoint is the comparison point
@@ -69,7 +69,7 @@ run_sft() {  # seed: as long as the bopo run of that seed took
 evaluate() {  # checkpoint folder, output folder
   [ -f "$2/summary.json" ] && return 0
   mkdir -p "$(dirname "$2")"
-  "$bin/eval/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
+  "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
     output_dir="$2" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
 }
 

@@ -48,7 +48,7 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   [ -e "$dir/checkpoints/latest" ] && resume=(--resume)
   local start=$SECONDS
   # shellcheck disable=SC2046
-  timeout --signal=TERM "$left" "$bin/train/falcon_train" $here/sft_tsp20.yaml output_dir="$dir" \
+  timeout --signal=TERM "$left" "$bin/tools/falcon_train" $here/sft_tsp20.yaml output_dir="$dir" \
     $(overrides "$v") "${resume[@]}" >> "$dir/train.log" 2>&1 || true
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
@@ -60,7 +60,7 @@ evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not y
     local step=${ckpt##*step_}
     [ $((step % eval_every)) -eq 0 ] || continue
     [ -f "$dir/eval/step_$step/summary.json" ] && continue
-    "$bin/eval/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
+    "$bin/tools/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
       model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
       echo "run.sh: evaluating $ckpt failed (see $dir/eval/step_$step.log)" >&2
   done

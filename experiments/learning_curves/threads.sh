@@ -12,7 +12,7 @@ run() {  # name threads wait_policy busy
   local dir=$out/$1; rm -rf $dir; mkdir -p $dir
   local busy_pid=""
   [ "$4" = busy ] && { yes > /dev/null & busy_pid=$!; }
-  env ${3:+OMP_WAIT_POLICY=$3} timeout 100 build/train/falcon_train experiments/learning_curves/sft_tsp20.yaml output_dir=$dir \
+  env ${3:+OMP_WAIT_POLICY=$3} timeout 100 build/tools/falcon_train experiments/learning_curves/sft_tsp20.yaml output_dir=$dir \
     threads=$2 tokenizer.path=$tokenizer 'stages[0].steps=400' logging.every=10 checkpoint.every=0 \
     > $dir/log 2>&1 || true  # stopped by the timeout, as meant
   if [ -n "$busy_pid" ]; then kill $busy_pid; fi

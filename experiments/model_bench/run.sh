@@ -4,7 +4,7 @@
 #   experiments/model_bench/run.sh            # writes results.json and prints a summary
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bench=./build/bench/falcon_bench
+bench=./build/tools/bench/falcon_bench
 out=experiments/model_bench
 $bench --out $out/results.json > /dev/null
 /usr/bin/env python3 - "$out/results.json" <<'PY'

@@ -13,7 +13,7 @@ for hidden in 128 192 256; do
   ffn=$(( (hidden * 8 / 3 + 7) / 8 * 8 ))
   for layers in 4 6 8; do
     echo "hidden $hidden layers $layers" >&2
-    build/bench/falcon_bench --hidden "$hidden" --layers "$layers" --heads "$heads" --kv-heads "$heads" --ffn "$ffn" \
+    build/tools/bench/falcon_bench --hidden "$hidden" --layers "$layers" --heads "$heads" --kv-heads "$heads" --ffn "$ffn" \
       --batch 8 --sequence 256 --steps "$steps" --new-tokens 64 --decode-batches 1 64 --no-uncached \
       --out "$out/h${hidden}_l${layers}.json" >/dev/null
   done

@@ -11,7 +11,7 @@ source "$(dirname "$0")/../common/lib.sh"
 P=$(problems_of "tsp op cvrp mis mvc pfsp jssp")
 T=experiments/common/problems.sweep.yaml
 if [ "$COLLECT_ONLY" = 0 ]; then
-  need_program eval/falcon_eval
+  need_program tools/falcon_eval
   for recipe in sft grpo foarl bopo; do need_models $recipe $P; done
   need_data $P
   stop_if_missing

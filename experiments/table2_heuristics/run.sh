@@ -22,7 +22,7 @@ T2_COUNT=${T2_COUNT:-$([ "$SCALE" = paper ] && echo 100 || echo 30)}
 T2DATA=$RUNS/table2_data
 EXTRA_ENV="ROWS T2_COUNT"   # both change what the results hold: named in their command line
 if [ "$COLLECT_ONLY" = 0 ]; then
-  need_program eval/falcon_eval
+  need_program tools/falcon_eval
   need_program datagen/falcon_datagen
   if [ "$ROWS" = all ]; then
     need_models foarl $P

@@ -10,7 +10,7 @@
 source "$(dirname "$0")/../common/lib.sh"
 P=$(problems_of "tsp cvrp")
 if [ "$COLLECT_ONLY" = 0 ]; then
-  need_program eval/falcon_eval
+  need_program tools/falcon_eval
   need_models bopo $P
   need_data $P
   stop_if_missing

@@ -4,7 +4,7 @@
 # a time, then prints the SFT loss at steps 100..400 and each stage's held-out evaluation.
 #   experiments/tokenizer_learning/run.sh [OUT_DIR]        # ~17-27 min a run on one core
 # Then the long run (both cores, ~50 min):
-#   build/train/falcon_train configs/bopo_tsp.yaml output_dir=OUT_DIR/long tokenizer.numbers=whole \
+#   build/tools/falcon_train configs/bopo_tsp.yaml output_dir=OUT_DIR/long tokenizer.numbers=whole \
 #     init.number_embedding=fourier 'data.overrides=[output=data/tsp16k.h5, splits.train.count=16000]' \
 #     stages[0].steps=1600 checkpoint.every=400 checkpoint.keep_last=4
 set -euo pipefail
@@ -14,7 +14,7 @@ mkdir -p "$out"
 run() {  # name, overrides...
   local name=$1; shift
   [ -f "$out/$name/summary.json" ] && return 0
-  build/train/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" threads=1 "$@" > "$out/$name.log" 2>&1
+  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" threads=1 "$@" > "$out/$name.log" 2>&1
 }
 run whole tokenizer.numbers=whole & run split_digits tokenizer.numbers=split_digits & wait
 run fourier tokenizer.numbers=whole init.number_embedding=fourier &

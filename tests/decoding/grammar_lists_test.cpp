@@ -171,7 +171,8 @@ std::string mutate(std::string s, Rng& rng) {
 TEST(GrammarLists, DfaAgreesWithGrammarSpecOnRandomAndMutatedStrings) {
   Rng rng(7);
   int accepted = 0, total = 0;
-  for (const std::string problem : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
+  for (const auto name : problems::problem_names()) {
+    const std::string problem(name);
     for (int n : {1, 3, 12, 102}) {
       if (problem == "cvrp" && n < 2) continue;
       const problems::GrammarSpec spec = spec_for(problem, n);
@@ -198,7 +199,8 @@ TEST(GrammarLists, DfaAgreesWithGrammarSpecOnRandomAndMutatedStrings) {
 }
 
 TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
-  for (const std::string problem : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
+  for (const auto name : problems::problem_names()) {
+    const std::string problem(name);
     const problems::Problem& p = problems::problem_by_name(problem);
     for (int n : {5, 20, 101}) {
       const auto instance = testing::make_instance(problem, n, static_cast<std::uint64_t>(n));

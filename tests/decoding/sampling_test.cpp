@@ -15,7 +15,11 @@ namespace {
 using testing::make_instance;
 using testing::sample_text;
 
-const std::vector<std::string> kProblems{"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"};
+const std::vector<std::string> kProblems = [] {  // every registered problem
+  std::vector<std::string> names;
+  for (const auto name : problems::problem_names()) names.emplace_back(name);
+  return names;
+}();
 
 bool in_range(const problems::Solution& solution, const problems::GrammarSpec& spec, int index_base) {
   for (const auto& list : solution.lists)

@@ -80,12 +80,12 @@ TEST_F(DatasetCorpusTest, TextsEndPromptsLikeTheTrainerAndTrainAnExactTokenizer)
   for (const auto& text : texts) EXPECT_EQ(tok.decode(tok.encode(text)), text);
 }
 
-TEST(GeneratedCorpus, CoversAllSevenProblems) {
+TEST(GeneratedCorpus, CoversEveryRegisteredProblem) {
   CorpusOptions options;
   options.instances_per_problem = 2;
   options.n = 8;
   const auto corpus = generate_corpus(options);
-  EXPECT_EQ(corpus.size(), 14u);
+  EXPECT_EQ(corpus.size(), 2 * problems::problem_names().size());
   options.problems = {"tsp", "jssp"};
   EXPECT_EQ(generate_corpus(options).size(), 4u);
 }

@@ -1,9 +1,9 @@
 // falcon_bench_decoding: grammar-mask figures as JSON (see decoding_bench.h).
-//   build/bench/falcon_bench_decoding [--tokenizer tok.model] [--steps 20000] [--quick]
+//   build/tools/bench/falcon_bench_decoding [--tokenizer tok.model] [--steps 20000] [--quick]
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "bench/decoding_bench.h"
+#include "tools/bench/decoding_bench.h"
 #include "falcon/core/error.h"
 
 int main(int argc, char** argv) {

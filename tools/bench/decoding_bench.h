@@ -14,7 +14,7 @@ namespace falcon::bench {
 struct DecodingBenchOptions {
   std::string tokenizer;   // a tokenizer.model; "" = train a BPE (vocabulary 2000) on generated text
   int synthetic_vocab = 32000;
-  std::vector<std::string> problems{"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"};
+  std::vector<std::string> problems;  // empty = every registered problem
   int mask_n = 100;            // instance size for the per-step timings
   int mask_steps = 20000;      // timed steps per (vocabulary, problem), grammar mask
   int semantic_steps = 5000;   // timed steps per (vocabulary, problem), semantic mask

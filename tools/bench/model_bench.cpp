@@ -1,4 +1,4 @@
-#include "bench/model_bench.h"
+#include "tools/bench/model_bench.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-#include "bench/decoding_bench.h"
+#include "tools/bench/decoding_bench.h"
 
 #include <algorithm>
 #include <chrono>
@@ -147,9 +147,12 @@ nlohmann::json run_decoding_benchmarks(const DecodingBenchOptions& options) {
       {"trained", Vocabulary::from_tokenizer(*tokenizer)},
       {"synthetic", Vocabulary::synthetic(options.synthetic_vocab, options.seed)}};
   for (const auto& [name, v] : vocabularies) out["vocabularies"][name] = {{"size", v.size()}};
+  std::vector<std::string> names = options.problems;
+  if (names.empty())
+    for (const auto name : problems::problem_names()) names.emplace_back(name);
 
   // Per-step mask time along real solution texts (the automata are compiled before timing).
-  for (const auto& problem_name : options.problems) {
+  for (const auto& problem_name : names) {
     const problems::Problem& problem = problems::problem_by_name(problem_name);
     const std::vector<std::string> texts = solution_texts(problem, options.mask_n, 5, options.seed);
     problems::GenerateOptions gen;
@@ -185,7 +188,7 @@ nlohmann::json run_decoding_benchmarks(const DecodingBenchOptions& options) {
   }
 
   // Compile time per (grammar, n): byte DFA, then the token automaton per vocabulary.
-  for (const auto& problem_name : options.problems) {
+  for (const auto& problem_name : names) {
     const decoding::Grammar& grammar = decoding::builtin_grammar(problem_name);
     for (int n : options.compile_sizes) {
       const decoding::IndexRange range{problem_name == "cvrp" ? 1 : 0, n - 1};

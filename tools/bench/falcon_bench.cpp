@@ -14,7 +14,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "bench/model_bench.h"
+#include "tools/bench/model_bench.h"
 #include "falcon/core/error.h"
 #include "falcon/core/torch/runtime.h"
 #include "falcon/core/torch/shim.h"

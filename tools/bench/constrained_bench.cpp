@@ -1,6 +1,6 @@
 #include <chrono>
 
-#include "bench/model_bench.h"
+#include "tools/bench/model_bench.h"
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/registry.h"
 #include "falcon/sampling/generate.h"
