@@ -114,7 +114,7 @@ void DatasetReader::Impl::open_split(const std::string& name) {
       {"index", ""}, {"seed", ""}, {"n", ""}, {"distribution", ""}, {"bucket", ""}, {"objective", ""},
       {"solver", ""}, {"solver_seed", ""}, {"solve_seconds", ""}, {"name", "name_offsets"}, {"name_offsets", ""},
       {"solution/items", "solution/list_offsets"}, {"solution/list_offsets", ""}, {"solution/offsets", ""}};
-  for (const FieldSpec& f : instance_fields(std::string(problem->name()))) {
+  for (const FieldSpec& f : problem->instance_fields()) {
     const bool array = f.kind == FieldKind::kIntArray || f.kind == FieldKind::kRealArray;
     columns.push_back({"instance/" + f.name, array ? "instance/" + f.name + "_offsets" : ""});
     if (array) columns.push_back({"instance/" + f.name + "_offsets", ""});
@@ -254,7 +254,7 @@ std::vector<Record> DatasetReader::Impl::read(const SplitData& s, std::int64_t b
       r.label.solution.lists.emplace_back(items.begin() + (list_off[l] - item0), items.begin() + (list_off[l + 1] - item0));
     }
   }
-  for (const FieldSpec& f : instance_fields(std::string(problem->name()))) {
+  for (const FieldSpec& f : problem->instance_fields()) {
     const std::string column = "instance/" + f.name;
     if (f.kind == FieldKind::kInt) {
       const auto v = read_column<std::int64_t>(s, column, b, e, path);

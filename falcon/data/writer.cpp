@@ -109,7 +109,7 @@ void DatasetWriter::begin_split(const SplitInfo& info) {
     add(solution, "solution/items", "items", std::int32_t{}, layout::kFlatChunk);
     add(solution, "solution/list_offsets", "list_offsets", std::int64_t{}, layout::kRecordChunk);
     add(solution, "solution/offsets", "offsets", std::int64_t{}, layout::kRecordChunk);
-    for (const FieldSpec& f : instance_fields(std::string(problem_.name()))) {
+    for (const FieldSpec& f : problem_.instance_fields()) {
       const std::string key = "instance/" + f.name;
       switch (f.kind) {
         case FieldKind::kInt: add(instance, key, f.name, std::int64_t{}, layout::kRecordChunk); break;
@@ -183,7 +183,7 @@ void DatasetWriter::append(const std::vector<Record>& records) {
     s.col("solution/items").append(items);
     s.col("solution/list_offsets").append(list_offsets);
     s.col("solution/offsets").append(offsets);
-    for (const FieldSpec& f : instance_fields(std::string(problem_.name()))) {
+    for (const FieldSpec& f : problem_.instance_fields()) {
       const std::string key = "instance/" + f.name;
       const std::string missing = where + ": a record lacks the instance field '" + f.name + "'";
       if (f.kind == FieldKind::kInt) {

@@ -8,15 +8,11 @@
 #include <vector>
 
 #include "falcon/decoding/grammar.h"
+#include "falcon/problems/grammar_spec.h"
 
 namespace falcon::decoding {
 
-// The values <index> stands for: decimals in [first, last] without leading zeros.
-struct IndexRange {
-  int first = 0;
-  int last = 0;
-  bool operator==(const IndexRange& o) const { return first == o.first && last == o.last; }
-};
+using problems::IndexRange;  // the values <index> stands for (problems/grammar_spec.h)
 
 struct CompileLimits {
   int max_nfa_states = 2'000'000;

@@ -94,7 +94,7 @@ GrammarState make_grammar_state(const problems::Problem& problem, std::shared_pt
   if (instance == nullptr) throw Error("grammar state: no instance given");
   auto automaton = grammar_automaton(problem, *instance, vocabulary, options, cache);
   if (!options.semantic) return GrammarState(std::move(automaton));
-  return GrammarState(std::move(automaton), SemanticTracker(make_semantic_constraint(problem.name(), std::move(instance)),
+  return GrammarState(std::move(automaton), SemanticTracker(problem.semantic_constraint(std::move(instance)),
                                                             problem.text_format().nested));
 }
 

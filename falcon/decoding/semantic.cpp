@@ -4,7 +4,6 @@
 #include <string>
 
 #include "falcon/core/error.h"
-#include "falcon/decoding/semantic_constraints.h"
 
 namespace falcon::decoding {
 namespace {
@@ -13,25 +12,7 @@ constexpr int kMaxDigits = 18;  // a longer run is out of every range (and of lo
 
 }  // namespace
 
-bool SemanticConstraint::any_legal_in(long long lo, long long hi) const {
-  for (long long v = std::max<long long>(lo, range_.first); v <= std::min<long long>(hi, range_.last); ++v)
-    if (legal(v)) return true;
-  return false;
-}
 
-std::unique_ptr<SemanticConstraint> make_semantic_constraint(std::string_view problem,
-                                                             std::shared_ptr<const problems::Instance> instance) {
-  if (instance == nullptr) throw Error("semantic mask: no instance given");
-  if (problem == "tsp") return make_tsp_constraint(std::move(instance));
-  if (problem == "pfsp") return make_pfsp_constraint(std::move(instance));
-  if (problem == "op") return make_op_constraint(std::move(instance));
-  if (problem == "cvrp") return make_cvrp_constraint(std::move(instance));
-  if (problem == "mis") return make_mis_constraint(std::move(instance));
-  if (problem == "mvc") return make_mvc_constraint(std::move(instance));
-  if (problem == "jssp") return make_jssp_constraint(std::move(instance));
-  throw Error("semantic mask: no constraints for problem '" + std::string(problem) +
-              "' (known: tsp, op, cvrp, mis, mvc, pfsp, jssp); turn the semantic mask off for it");
-}
 
 SemanticTracker::SemanticTracker(std::unique_ptr<SemanticConstraint> constraint, bool nested)
     : initial_(constraint->clone()), constraint_(std::move(constraint)), nested_(nested) {}

@@ -17,43 +17,11 @@
 
 #include "falcon/decoding/byte_dfa.h"
 #include "falcon/problems/problem.h"
+#include "falcon/problems/semantic_constraint.h"
 
 namespace falcon::decoding {
 
-// The constraints of one problem family for one instance. Indices are the numbers as the
-// text writes them (1-based for PFSP/JSSP jobs). Every push_* is undone by the matching
-// pop_* in reverse order, so mask computation can try a token and take it back.
-class SemanticConstraint {
- public:
-  explicit SemanticConstraint(IndexRange range) : range_(range) {}
-  virtual ~SemanticConstraint() = default;
-  virtual std::unique_ptr<SemanticConstraint> clone() const = 0;
-
-  // May `v` be the next index of the current list?
-  virtual bool legal(long long v) const = 0;
-  // Is some index legal now (a ", " inside a list must be followed by one)? Default: scans.
-  virtual bool any_legal() const { return any_legal_in(range_.first, range_.last); }
-  // Is some index in [lo, hi] legal? Default: scans with legal().
-  virtual bool any_legal_in(long long lo, long long hi) const;
-  virtual bool can_close_list() const { return true; }   // "]" of the (inner) list
-  virtual bool can_open_list() const { return true; }    // nested: "[" or ", " before a new inner list
-  virtual bool can_close_outer() const { return true; }  // nested: the "]" that ends the body
-
-  virtual void push_index(long long v) = 0;
-  virtual void pop_index(long long v) = 0;
-  virtual void push_open() {}
-  virtual void pop_open() {}
-
-  IndexRange range() const { return range_; }
-
- private:
-  IndexRange range_;
-};
-
-// The constraints for `problem` ("tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp") on
-// `instance`; throws falcon::Error for a problem it has none for.
-std::unique_ptr<SemanticConstraint> make_semantic_constraint(std::string_view problem,
-                                                             std::shared_ptr<const problems::Instance> instance);
+using problems::SemanticConstraint;  // what may come next, per problem (problems/semantic_constraint.h)
 
 // The reader of the text so far plus the constraint state. Copyable (clones the constraint).
 class SemanticTracker {

@@ -280,6 +280,40 @@ class CvrpProblem final : public Problem {
     return cvrp::repair_distance(repaired, original);
   }
   double locality_constant() const override { return kLocalityConstant; }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_cvrp_constraint(std::move(instance));
+  }
+
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {
+        kCoordsField,
+        {"demands", FieldKind::kIntArray, "n demands, by node (node 0, the depot, has 0)"},
+        {"capacity", FieldKind::kInt, "vehicle capacity"},
+        {"vehicles", FieldKind::kInt, "fleet size k of a CVRPLIB name, 0 when unknown (generated)"}};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    const CvrpInstance& c = cast(instance);
+    InstanceData d;
+    d.real_arrays["coords"] = encode_coords(c.geometry, "cvrp instance '" + instance.name + "'");
+    d.int_arrays["demands"].assign(c.demands.begin(), c.demands.end());
+    d.ints["capacity"] = c.capacity;
+    d.ints["vehicles"] = c.vehicles;
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    auto c = std::make_shared<CvrpInstance>();
+    c->geometry = decode_coords(data, n, where);
+    const auto& demands = required_field(data.int_arrays, "demands", where);
+    expect_length(demands.size(), n, "demands", where);
+    c->demands.assign(demands.begin(), demands.end());
+    c->capacity = int_field(data, "capacity", where);
+    c->vehicles = int_field(data, "vehicles", where);
+    c->name = name;
+    validated(where, [&] { cvrp::validate(*c); });
+    return c;
+  }
 
  private:
   static const CvrpInstance& cast(const Instance& i) { return instance_as<CvrpInstance>(i, "cvrp"); }

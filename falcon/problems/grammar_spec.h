@@ -12,6 +12,13 @@
 
 namespace falcon::problems {
 
+// The values <index> stands for: decimals in [first, last] without leading zeros.
+struct IndexRange {
+  int first = 0;
+  int last = 0;
+  bool operator==(const IndexRange& o) const { return first == o.first && last == o.last; }
+};
+
 struct GrammarSpec {
   std::string keyword;     // "Route", "Routes", "Set", "Order", "Schedule"
   bool nested = false;     // list of bracketed lists (CVRP, JSSP)

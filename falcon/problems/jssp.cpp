@@ -219,6 +219,59 @@ class JsspProblem final : public Problem {
     return d;
   }
   double locality_constant() const override { return 2.0; }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_jssp_constraint(std::move(instance));
+  }
+
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {
+        {"machines", FieldKind::kInt, "number of machines m"},
+        {"route_machines", FieldKind::kIntArray, "n*m: job j's k-th operation runs on machine [j*m + k] (0-based)"},
+        {"route_durations", FieldKind::kIntArray, "n*m: its duration"}};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    const JsspInstance& j = cast(instance);
+    InstanceData d;
+    d.ints["machines"] = j.machines;
+    auto& machines = d.int_arrays["route_machines"];
+    auto& durations = d.int_arrays["route_durations"];
+    for (const auto& route : j.routes) {
+      if (static_cast<int>(route.size()) != j.machines)
+        throw Error("jssp instance '" + instance.name + "': a job route does not visit every machine once");
+      for (const auto& op : route) {
+        machines.push_back(op.machine);
+        durations.push_back(op.duration);
+      }
+    }
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    auto j = std::make_shared<JsspInstance>();
+    j->jobs = n;
+    j->machines = int_field(data, "machines", where);
+    if (j->machines < 1) throw Error(where + ": instance field 'machines' must be positive");
+    const auto& machines = required_field(data.int_arrays, "route_machines", where);
+    const auto& durations = required_field(data.int_arrays, "route_durations", where);
+    const std::size_t ops = static_cast<std::size_t>(n) * j->machines;
+    expect_length(machines.size(), ops, "route_machines", where);
+    expect_length(durations.size(), ops, "route_durations", where);
+    j->routes.assign(n, {});
+    for (int job = 0; job < n; ++job) {
+      std::vector<bool> seen(j->machines, false);
+      for (int k = 0; k < j->machines; ++k) {
+        const std::size_t i = static_cast<std::size_t>(job) * j->machines + k;
+        if (machines[i] < 0 || machines[i] >= j->machines || seen[machines[i]] || durations[i] < 0) {
+          throw Error(where + ": job " + std::to_string(job) + " does not visit every machine once with a duration >= 0");
+        }
+        seen[machines[i]] = true;
+        j->routes[job].push_back({machines[i], durations[i]});
+      }
+    }
+    j->name = name;
+    return j;
+  }
 
  private:
   static const JsspInstance& cast(const Instance& i) { return instance_as<JsspInstance>(i, "jssp"); }

@@ -118,6 +118,36 @@ class GraphProblem : public Problem {
   }
   double locality_constant() const override { return 1.0; }
 
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {
+        {"edges", FieldKind::kIntArray, "u0, v0, u1, v1, ...: the m edges, u < v, sorted"}};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    const Graph& g = cast(instance).graph;
+    InstanceData d;
+    auto& edges = d.int_arrays["edges"];
+    edges.reserve(2 * g.edges.size());
+    for (const auto& [u, v] : g.edges) {
+      edges.push_back(u);
+      edges.push_back(v);
+    }
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    const auto& flat = required_field(data.int_arrays, "edges", where);
+    if (flat.size() % 2 != 0) throw Error(where + ": instance field 'edges' has an odd number of values");
+    std::vector<std::pair<int, int>> edges;
+    edges.reserve(flat.size() / 2);
+    for (std::size_t i = 0; i < flat.size(); i += 2) edges.emplace_back(flat[i], flat[i + 1]);
+    auto g = std::make_shared<GraphInstance>();
+    validated(where, [&] { g->graph = Graph::from_edges(n, std::move(edges)); });
+    if (static_cast<std::size_t>(g->graph.m()) * 2 != flat.size()) throw Error(where + ": instance field 'edges' repeats an edge");
+    g->name = name;
+    return g;
+  }
+
  protected:
   const GraphInstance& cast(const Instance& i) const { return instance_as<GraphInstance>(i, name()); }
 };
@@ -188,6 +218,9 @@ namespace {
 
 class MisProblem final : public mis_mvc::GraphProblem {
  public:
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_mis_constraint(std::move(instance));
+  }
   std::string_view name() const override { return "mis"; }
   Sense sense() const override { return Sense::kMaximize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {
@@ -264,6 +297,9 @@ namespace {
 
 class MvcProblem final : public mis_mvc::GraphProblem {
  public:
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_mvc_constraint(std::move(instance));
+  }
   std::string_view name() const override { return "mvc"; }
   Sense sense() const override { return Sense::kMinimize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {

@@ -252,6 +252,41 @@ class OpProblem final : public Problem {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
   double locality_constant() const override { return 1.0; }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_op_constraint(std::move(instance));
+  }
+
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {kCoordsField,
+                                                  {"prizes", FieldKind::kRealArray, "n prizes, by node (the depot's is 0)"},
+                                                  {"budget", FieldKind::kReal, "maximum route length"},
+                                                  {"start", FieldKind::kInt, "start node"},
+                                                  {"end", FieldKind::kInt, "end node"}};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    const OpInstance& o = cast(instance);
+    InstanceData d;
+    d.real_arrays["coords"] = encode_coords(o.geometry, "op instance '" + instance.name + "'");
+    d.real_arrays["prizes"] = o.prizes;
+    d.reals["budget"] = o.budget;
+    d.ints["start"] = o.start;
+    d.ints["end"] = o.end;
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    auto o = std::make_shared<OpInstance>();
+    o->geometry = decode_coords(data, n, where);
+    o->prizes = required_field(data.real_arrays, "prizes", where);
+    expect_length(o->prizes.size(), n, "prizes", where);
+    o->budget = required_field(data.reals, "budget", where);
+    o->start = int_field(data, "start", where);
+    o->end = int_field(data, "end", where);
+    o->name = name;
+    validated(where, [&] { op::validate(*o); });
+    return o;
+  }
 
  private:
   static const OpInstance& cast(const Instance& i) { return instance_as<OpInstance>(i, "op"); }

@@ -307,6 +307,47 @@ class PfspProblem final : public Problem {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
   double locality_constant() const override { return 1.0; }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_pfsp_constraint(std::move(instance));
+  }
+
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {
+        {"machines", FieldKind::kInt, "number of machines m"},
+        {"times", FieldKind::kIntArray, "n*m processing times, job-major: times[j*m + k]"},
+        {"taillard_seed", FieldKind::kInt, "Taillard time seed (distribution taillard), else 0"},
+        {"upper_bound", FieldKind::kInt, "from a Taillard file, else 0"},
+        {"lower_bound", FieldKind::kInt, "from a Taillard file, else 0"}};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    const PfspInstance& f = cast(instance);
+    InstanceData d;
+    d.ints["machines"] = f.machines;
+    d.int_arrays["times"].assign(f.times.begin(), f.times.end());
+    d.ints["taillard_seed"] = f.header.seed;
+    d.ints["upper_bound"] = f.header.upper_bound;
+    d.ints["lower_bound"] = f.header.lower_bound;
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    auto f = std::make_shared<PfspInstance>();
+    f->jobs = n;
+    f->machines = int_field(data, "machines", where);
+    if (f->machines < 1) throw Error(where + ": instance field 'machines' must be positive");
+    const auto& times = required_field(data.int_arrays, "times", where);
+    expect_length(times.size(), static_cast<std::size_t>(n) * f->machines, "times", where);
+    f->times.assign(times.begin(), times.end());
+    for (int t : f->times) {
+      if (t < 0) throw Error(where + ": a processing time is negative");
+    }
+    f->header.seed = required_field(data.ints, "taillard_seed", where);
+    f->header.upper_bound = int_field(data, "upper_bound", where);
+    f->header.lower_bound = int_field(data, "lower_bound", where);
+    f->name = name;
+    return f;
+  }
 
  private:
   static const PfspInstance& cast(const Instance& i) { return instance_as<PfspInstance>(i, "pfsp"); }

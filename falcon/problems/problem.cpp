@@ -26,6 +26,10 @@ SymmetricCopy Problem::symmetric_copy(const Instance&, const Solution&, Rng&) co
               " yet (they exist for tsp); set data.augment: false");
 }
 
+std::unique_ptr<SemanticConstraint> Problem::semantic_constraint(std::shared_ptr<const Instance>) const {
+  throw Error("semantic mask: no constraints for problem '" + std::string(name()) + "'; turn the semantic mask off for it");
+}
+
 ParseResult Problem::parse(std::string_view text, bool lenient) const {
   return lenient ? parse_solution_lenient(text_format(), text) : parse_solution_strict(text_format(), text);
 }

@@ -12,6 +12,8 @@
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
 #include "falcon/problems/grammar_spec.h"
+#include "falcon/problems/instance_fields.h"
+#include "falcon/problems/semantic_constraint.h"
 #include "falcon/problems/solution.h"
 #include "falcon/problems/solution_text.h"
 
@@ -80,6 +82,19 @@ class Problem {
   virtual double repair_distance(const Instance& instance, const Solution& repaired,
                                  const Solution& original) const = 0;
   virtual double locality_constant() const = 0;  // alpha of Definition 3.3
+
+  // Dataset storage (falcon/data, docs/dataset_format.md): the named numeric fields every
+  // instance has, in a fixed order, and the instance to and from them; decode(encode(x)) rebuilds
+  // x bit for bit. decode builds an instance of size n named `name`, validated as the file
+  // readers do, and throws falcon::Error starting with `where` when the fields are inconsistent.
+  virtual const std::vector<FieldSpec>& instance_fields() const = 0;
+  virtual InstanceData encode_instance(const Instance& instance) const = 0;
+  virtual std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                                    const std::string& where) const = 0;
+
+  // The semantic mask's constraints on `instance` (semantic_constraint.h): which index may come
+  // next. Throws for a problem that has none (the semantic mask is then refused by name).
+  virtual std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const;
 
   // psi^-1: the solution in the grammar's text, with its objective.
   std::string format(const Instance& instance, const Solution& solution) const;

@@ -57,6 +57,15 @@ class CompactProblem final : public Problem {
     return base_.repair_distance(instance, repaired, original);
   }
   double locality_constant() const override { return base_.locality_constant(); }
+  const std::vector<FieldSpec>& instance_fields() const override { return base_.instance_fields(); }
+  InstanceData encode_instance(const Instance& instance) const override { return base_.encode_instance(instance); }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    return base_.decode_instance(data, n, name, where);
+  }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return base_.semantic_constraint(std::move(instance));
+  }
 
  private:
   const Problem& base_;

@@ -179,6 +179,26 @@ class TspProblem final : public Problem {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
   double locality_constant() const override { return 1.0; }
+  std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    return make_tsp_constraint(std::move(instance));
+  }
+
+  const std::vector<FieldSpec>& instance_fields() const override {
+    static const std::vector<FieldSpec> fields = {kCoordsField};
+    return fields;
+  }
+  InstanceData encode_instance(const Instance& instance) const override {
+    InstanceData d;
+    d.real_arrays["coords"] = encode_coords(cast(instance).geometry, "tsp instance '" + instance.name + "'");
+    return d;
+  }
+  std::shared_ptr<Instance> decode_instance(const InstanceData& data, int n, const std::string& name,
+                                            const std::string& where) const override {
+    auto t = std::make_shared<TspInstance>();
+    t->geometry = decode_coords(data, n, where);
+    t->name = name;
+    return t;
+  }
 
  private:
   static const TspInstance& cast(const Instance& i) { return instance_as<TspInstance>(i, "tsp"); }

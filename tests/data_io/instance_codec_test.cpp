@@ -44,7 +44,7 @@ TEST(InstanceCodec, RoundTripRebuildsEveryProblemExactly) {
       for (std::uint64_t seed : {1ULL, 0xDEADBEEFCAFEULL}) {
         const auto original = problem.generate(options, seed);
         const InstanceData data = encode_instance(problem, *original);
-        for (const FieldSpec& f : instance_fields(p)) {
+        for (const FieldSpec& f : problem.instance_fields()) {
           const bool present = data.ints.count(f.name) + data.reals.count(f.name) + data.int_arrays.count(f.name) +
                                data.real_arrays.count(f.name);
           EXPECT_TRUE(present) << p << " lacks " << f.name;

@@ -131,9 +131,8 @@ TEST(SemanticMask, JsspPermutationPerMachineAndMachineCount) {
   EXPECT_EQ(allowed_after("jssp", jssp, "Schedule: [[2, 1], [1, 2]"), "]");
 }
 
-TEST(SemanticMask, UnknownProblemIsAClearError) {
-  EXPECT_THROW(make_semantic_constraint("knapsack", make_instance("tsp", 5)), Error);
-  EXPECT_THROW(make_semantic_constraint("cvrp", make_instance("tsp", 5)), Error);  // wrong instance type
+TEST(SemanticMask, AnotherProblemsInstanceIsAClearError) {
+  EXPECT_THROW(problems::problem_by_name("cvrp").semantic_constraint(make_instance("tsp", 5)), Error);
 }
 
 // At every state along sampled sequences, the fast mask equals feeding each token to a copy.

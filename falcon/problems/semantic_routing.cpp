@@ -1,16 +1,16 @@
 // Semantic constraints of the routing-like problems: TSP and PFSP (permutations), OP
-// (budget), CVRP (capacity). See semantic_constraints.h.
+// (budget), CVRP (capacity). See semantic_constraint.h.
 #include <algorithm>
 #include <vector>
 
-#include "falcon/decoding/semantic_constraints.h"
+#include "falcon/problems/semantic_constraint.h"
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/pfsp.h"
 #include "falcon/problems/registry.h"
 #include "falcon/problems/tsp.h"
 
-namespace falcon::decoding {
+namespace falcon::problems {
 namespace {
 
 // Counts over 0..n-1 with O(log n) update and range sum.
@@ -192,4 +192,4 @@ std::unique_ptr<SemanticConstraint> make_cvrp_constraint(std::shared_ptr<const p
   return std::make_unique<CvrpConstraint>(std::move(instance));
 }
 
-}  // namespace falcon::decoding
+}  // namespace falcon::problems

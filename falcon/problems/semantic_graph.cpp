@@ -1,11 +1,11 @@
 // Semantic constraints of the graph problems: MIS (independence) and MVC (cover). See
-// semantic_constraints.h.
+// semantic_constraint.h.
 #include <vector>
 
-#include "falcon/decoding/semantic_constraints.h"
+#include "falcon/problems/semantic_constraint.h"
 #include "falcon/problems/mis_mvc.h"
 
-namespace falcon::decoding {
+namespace falcon::problems {
 namespace {
 
 const problems::Graph& graph_of(const problems::Instance& instance, std::string_view problem) {
@@ -91,4 +91,4 @@ std::unique_ptr<SemanticConstraint> make_mvc_constraint(std::shared_ptr<const pr
   return std::make_unique<MvcConstraint>(std::move(instance));
 }
 
-}  // namespace falcon::decoding
+}  // namespace falcon::problems

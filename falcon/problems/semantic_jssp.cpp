@@ -3,10 +3,10 @@
 // not checked here: that needs look-ahead over all machines, and repair handles it.
 #include <vector>
 
-#include "falcon/decoding/semantic_constraints.h"
+#include "falcon/problems/semantic_constraint.h"
 #include "falcon/problems/jssp.h"
 
-namespace falcon::decoding {
+namespace falcon::problems {
 namespace {
 
 class JsspConstraint : public SemanticConstraint {
@@ -54,4 +54,4 @@ std::unique_ptr<SemanticConstraint> make_jssp_constraint(std::shared_ptr<const p
   return std::make_unique<JsspConstraint>(jssp.jobs, jssp.machines);
 }
 
-}  // namespace falcon::decoding
+}  // namespace falcon::problems
