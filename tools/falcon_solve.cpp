@@ -43,6 +43,7 @@ struct Options {
   double time_limit = 0;
   std::string generate;
   std::string check;
+  bool check_given = false;  // --check "" is an empty answer (a model can give one), not a missing flag
   std::string format = "json";
   bool prompt = false;
   std::string svg_dir;
@@ -263,6 +264,7 @@ int main(int argc, char** argv) {
   app.add_option("files", opt.files, "instance files (TSPLIB, CVRPLIB, OPLib, DIMACS, Taillard, JSPLIB ...)");
   try {
     app.parse(argc, argv);
+    opt.check_given = app.count("--check") > 0;
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
@@ -288,7 +290,7 @@ int main(int argc, char** argv) {
       if (opt.prompt) throw Error("--plot draws solutions: give --method or --check, not --prompt");
       falcon::eval::check_picture_file(opt.plot_file, "--plot");  // before any solving
     }
-    if (!opt.check.empty()) {
+    if (opt.check_given) {
       if (problems.size() != 1) throw Error("--check needs one --problem, not 'all'");
       return run_check(*problems.front(), opt);
     }

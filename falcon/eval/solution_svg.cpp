@@ -5,19 +5,12 @@
 #include <cstdio>
 
 #include "falcon/core/error.h"
-#include "falcon/eval/repair_changes.h"
-#include "falcon/problems/cvrp.h"
-#include "falcon/problems/jssp_schedule.h"
-#include "falcon/problems/mis_mvc.h"
-#include "falcon/problems/op.h"
-#include "falcon/problems/pfsp.h"
-#include "falcon/problems/tsp.h"
+#include "falcon/problems/picture.h"
 
 namespace falcon::eval {
 namespace {
 
 using problems::Point;
-using problems::Solution;
 
 constexpr double kWidth = 760, kHeight = 640, kMargin = 40, kHeader = 30;
 // Side of the square a route map fills; the legend goes to its right.
@@ -147,82 +140,46 @@ std::string dropped_nodes_svg(const Frame& f, const std::vector<Point>& coords, 
 
 // Routes in their colours (one per route), the edges repair added over them, the nodes (depots
 // as squares) and a legend beside the map.
-struct RouteStyle {
-  std::vector<int> depots;
-  std::string depot_label;
-  std::vector<double> radius;  // by node; empty = all alike
-  std::string route_label;     // "tour", "route"; numbered when there are several
-};
-
-std::string render_routes(const problems::Instance& inst, const std::vector<Point>& coords, const Solution& s,
-                          const Solution* before, const RouteStyle& style, const std::string& title) {
+std::string render_routes(const problems::RouteMap& map, const std::string& title) {
   constexpr std::size_t kLegendRoutes = 10;  // the palette's size: further routes repeat its colours
+  const auto& coords = map.coords;
   const Frame f = frame_of(coords);
-  const auto paths = route_paths(inst, s);
+  const auto& paths = map.paths;
   std::string out = open_svg(title);
   std::vector<LegendItem> legend;
-  if (!style.depots.empty())
-    legend.push_back({"<rect x=\"4\" y=\"-9\" width=\"10\" height=\"10\" fill=\"black\"/>", style.depot_label});
+  if (!map.depots.empty())
+    legend.push_back({"<rect x=\"4\" y=\"-9\" width=\"10\" height=\"10\" fill=\"black\"/>", map.depot_label});
   for (std::size_t r = 0; r < paths.size(); ++r) {
     const char* stroke = colour(static_cast<int>(r));
     out += path_svg(f, coords, paths[r], stroke);
     if (r < kLegendRoutes)
       legend.push_back({line_swatch(std::string("stroke=\"") + stroke + "\" stroke-width=\"2\""),
-                        paths.size() == 1 ? style.route_label : style.route_label + " " + std::to_string(r + 1)});
+                        paths.size() == 1 ? map.route_label : map.route_label + " " + std::to_string(r + 1)});
   }
-  if (paths.size() > kLegendRoutes) legend.push_back({"", std::to_string(paths.size()) + " " + style.route_label + "s in all"});
-  if (before != nullptr) {
-    const auto added = edges_added_by_repair(inst, *before, s);
-    for (const auto& [a, b] : added) {
+  if (paths.size() > kLegendRoutes) legend.push_back({"", std::to_string(paths.size()) + " " + map.route_label + "s in all"});
+  if (map.shows_repair) {
+    for (const auto& [a, b] : map.added_by_repair) {
       const Point p = f.map(coords[a]), q = f.map(coords[b]);
       out += fmt("<line class=\"repair-added\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", p.x, p.y, q.x, q.y) +
              repair_edge_style() + "/>\n";
     }
-    legend.push_back({line_swatch(repair_edge_style()), counted("added by repair", added.size())});
+    legend.push_back({line_swatch(repair_edge_style()), counted("added by repair", map.added_by_repair.size())});
   }
-  out += nodes_svg(f, coords, style.depots, style.radius);
-  if (before != nullptr) {
-    const auto dropped = items_missing_from(*before, s);
-    out += dropped_nodes_svg(f, coords, dropped);
-    if (!dropped.empty())
+  out += nodes_svg(f, coords, map.depots, map.radius);
+  if (map.shows_repair) {
+    out += dropped_nodes_svg(f, coords, map.dropped_by_repair);
+    if (!map.dropped_by_repair.empty())
       legend.push_back({std::string("<circle cx=\"9\" cy=\"-4\" r=\"6\" fill=\"none\" stroke=\"") + kRepairRed +
                             "\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/>",
-                        counted("dropped by repair", dropped.size())});
+                        counted("dropped by repair", map.dropped_by_repair.size())});
   }
   return out + legend_svg(kMargin + kDrawable + 8, kHeader + kMargin + 10, legend, /*horizontal=*/false) + "</svg>\n";
 }
 
-std::string render_tsp(const problems::tsp::TspInstance& inst, const Solution& s, const Solution* before,
-                       const std::string& title) {
-  return render_routes(inst, inst.geometry.coords, s, before, {{}, "", {}, "tour"}, title);
-}
-
-std::string render_op(const problems::op::OpInstance& inst, const Solution& s, const Solution* before,
-                      const std::string& title) {
-  // Node area grows with its prize, so the picture shows what the route collects.
-  const double top = std::max(1e-12, *std::max_element(inst.prizes.begin(), inst.prizes.end()));
-  std::vector<double> radius;
-  for (double p : inst.prizes) radius.push_back(2 + 5 * std::sqrt(std::max(0.0, p) / top));
-  const std::string depot_label = inst.start == inst.end ? "depot" : "start, end";
-  return render_routes(inst, inst.geometry.coords, s, before, {{inst.start, inst.end}, depot_label, radius, "route"}, title);
-}
-
-// Each route in its own colour, depot to depot.
-std::string render_cvrp(const problems::cvrp::CvrpInstance& inst, const Solution& s, const Solution* before,
-                        const std::string& title) {
-  return render_routes(inst, inst.geometry.coords, s, before, {{0}, "depot", {}, "route"}, title);
-}
-
-// One row per machine; rows[machine] = its bars.
-struct Bar {
-  double start, duration;
-  int job;
-  bool marked = false;  // outlined in the repair colour (placed by repair)
-};
-
 // The page is as tall as the chart: a few machines do not leave a page of white below.
-std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::vector<LegendItem>& legend,
-                         const std::string& title) {
+std::string render_gantt(const problems::GanttChart& chart, const std::string& title) {
+  std::vector<std::vector<problems::GanttBar>> rows(chart.rows);  // rows[machine]: its bars
+  for (const auto& bar : chart.bars) rows.at(bar.row).push_back(bar);
   double horizon = 1;
   for (const auto& row : rows) {
     for (const auto& b : row) horizon = std::max(horizon, b.start + b.duration);
@@ -246,77 +203,28 @@ std::string render_gantt(const std::vector<std::vector<Bar>>& rows, const std::v
   out += fmt("<text x=\"%.1f\" y=\"%.1f\">0</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", kMargin, axis_y, kMargin + horizon * scale, axis_y);
   out += fmt("%.0f</text>\n", horizon);
   // Between the title and the first machine.
+  std::vector<LegendItem> legend;
+  if (chart.shows_repair)
+    legend.push_back({std::string("<rect x=\"0\" y=\"-10\" width=\"18\" height=\"12\" fill=\"#bbb\" stroke=\"") + kRepairRed +
+                          "\" stroke-width=\"2.5\"/>",
+                      counted(chart.marked_label, chart.marked)});
   return out + legend_svg(kMargin, kHeader + kMargin - 12, legend, /*horizontal=*/true) + "</svg>\n";
-}
-
-LegendItem repair_bar_legend(const std::string& label, std::size_t count) {
-  return {std::string("<rect x=\"0\" y=\"-10\" width=\"18\" height=\"12\" fill=\"#bbb\" stroke=\"") + kRepairRed +
-              "\" stroke-width=\"2.5\"/>",
-          counted(label, count)};
-}
-
-std::string render_pfsp(const problems::pfsp::PfspInstance& inst, const Solution& s, const Solution* before,
-                        const std::string& title) {
-  std::vector<int> inserted;
-  if (before != nullptr) inserted = items_missing_from(s, *before);
-  std::vector<std::vector<Bar>> rows(inst.machines);
-  std::vector<double> machine_free(inst.machines, 0);
-  for (int job : s.items()) {
-    if (!valid(job, inst.jobs)) continue;
-    const bool marked = std::binary_search(inserted.begin(), inserted.end(), job);
-    double ready = 0;
-    for (int k = 0; k < inst.machines; ++k) {
-      const double start = std::max(ready, machine_free[k]);
-      rows[k].push_back({start, static_cast<double>(inst.p(job, k)), job, marked});
-      ready = machine_free[k] = start + inst.p(job, k);
-    }
-  }
-  std::vector<LegendItem> legend;
-  if (before != nullptr) legend.push_back(repair_bar_legend("job inserted by repair", inserted.size()));
-  return render_gantt(rows, legend, title);
-}
-
-// A raw sequence with no timetable (not one permutation per machine, or a cycle) is drawn as
-// repair makes it, and then, as for a given `before`, the operations repair inserted or moved
-// are outlined: those outside a longest common subsequence of each machine's two orders.
-std::string render_jssp(const problems::jssp::JsspInstance& inst, const Solution& s, const Solution* before,
-                        const std::string& title) {
-  const bool feasible = problems::jssp::problem().feasible(inst, s);
-  const Solution drawn = feasible ? s : problems::jssp::problem().repair(inst, s);
-  const Solution* raw = before != nullptr ? before : (feasible ? nullptr : &s);
-  const auto decoded = problems::jssp::decode_schedule(inst, drawn.lists);
-  std::vector<std::pair<int, int>> placed;  // (machine, job)
-  if (raw != nullptr) placed = items_placed_by_repair(*raw, Solution{decoded.sequences});
-  std::vector<std::vector<Bar>> rows(inst.machines);
-  for (int j = 0; j < inst.jobs; ++j) {
-    for (std::size_t k = 0; k < inst.routes[j].size(); ++k) {
-      const auto& op = inst.routes[j][k];
-      const bool marked = std::binary_search(placed.begin(), placed.end(), std::make_pair(op.machine, j));
-      rows[op.machine].push_back({static_cast<double>(decoded.start[j][k]), static_cast<double>(op.duration), j, marked});
-    }
-  }
-  std::vector<LegendItem> legend;
-  if (raw != nullptr) legend.push_back(repair_bar_legend("operation inserted or moved by repair", placed.size()));
-  return render_gantt(rows, legend, title);
 }
 
 // The set on a circular layout. The edges that break the problem's rule are red: for MIS an
 // edge inside the set, for MVC an edge the set leaves uncovered.
-std::string render_graph_set(const problems::GraphInstance& inst, bool independent_set, const Solution& s,
-                             const Solution* before, const std::string& title) {
-  const int n = inst.graph.n;
+std::string render_graph_set(const problems::GraphSet& graph, const std::string& title) {
+  const int n = graph.n;
   std::vector<Point> pos(n);
   const double cx = kWidth / 2, cy = (kHeight + kHeader) / 2, r = std::min(kWidth, kHeight - kHeader) / 2 - kMargin;
   for (int v = 0; v < n; ++v) pos[v] = {cx + r * std::cos(2 * M_PI * v / n), cy + r * std::sin(2 * M_PI * v / n)};
   std::vector<char> chosen(n, 0);
-  for (int v : s.items()) {
-    if (valid(v, n)) chosen[v] = 1;
-  }
+  for (int v : graph.chosen) chosen[v] = 1;
   std::string out = open_svg(title);
-  const double opacity = inst.graph.edges.size() > 2000 ? 0.08 : 0.3;  // dense graphs stay readable
+  const double opacity = graph.edges.size() > 2000 ? 0.08 : 0.3;  // dense graphs stay readable
   int broken = 0;
-  for (const auto& [u, v] : inst.graph.edges) {
-    const bool breaks = independent_set ? chosen[u] && chosen[v] : !chosen[u] && !chosen[v];
+  for (const auto& [u, v] : graph.edges) {
+    const bool breaks = graph.independent ? chosen[u] && chosen[v] : !chosen[u] && !chosen[v];
     broken += breaks;
     out += fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" ", pos[u].x, pos[u].y, pos[v].x, pos[v].y);
     out += breaks ? "stroke=\"#e15759\" stroke-width=\"2\"/>\n" : fmt("stroke=\"#888\" stroke-opacity=\"%.2f\"/>\n", opacity);
@@ -331,8 +239,8 @@ std::string render_graph_set(const problems::GraphInstance& inst, bool independe
       {std::string("<circle cx=\"9\" cy=\"-4\" r=\"5\" fill=\"") + colour(0) + "\"/>", counted("in the set", set_size)}};
   if (broken > 0)
     legend.push_back({line_swatch("stroke=\"#e15759\" stroke-width=\"2\""),
-                      counted(independent_set ? "edge inside the set" : "edge not covered", broken)});
-  if (before != nullptr) {
+                      counted(graph.independent ? "edge inside the set" : "edge not covered", broken)});
+  if (graph.shows_repair) {
     const auto ring = [&](const std::vector<int>& vertices, const char* cls, const char* dash) {
       for (int v : vertices) {
         if (!valid(v, n)) continue;
@@ -340,7 +248,8 @@ std::string render_graph_set(const problems::GraphInstance& inst, bool independe
                "\" stroke=\"" + kRepairRed + "\" stroke-width=\"2\"" + dash + "/>\n";
       }
     };
-    const auto added = items_missing_from(s, *before), dropped = items_missing_from(*before, s);
+    const auto& added = graph.added_by_repair;
+    const auto& dropped = graph.dropped_by_repair;
     ring(added, "repair-added", "");
     ring(dropped, "repair-dropped", " stroke-dasharray=\"3 2\"");
     if (!added.empty())
@@ -356,24 +265,16 @@ std::string render_graph_set(const problems::GraphInstance& inst, bool independe
   return out + legend_svg(10, kHeader + 20, legend, /*horizontal=*/false) + "</svg>\n";
 }
 
-template <class T>
-const T* as(const problems::Instance& i) {
-  return dynamic_cast<const T*>(&i);
-}
-
 }  // namespace
 
 std::string render_solution_svg(const problems::Problem& problem, const problems::Instance& instance,
-                                const Solution& solution, const std::string& title, const Solution* before_repair) {
-  const Solution* before = before_repair != nullptr && *before_repair != solution ? before_repair : nullptr;
-  if (auto* i = as<problems::tsp::TspInstance>(instance)) return render_tsp(*i, solution, before, title);
-  if (auto* i = as<problems::op::OpInstance>(instance)) return render_op(*i, solution, before, title);
-  if (auto* i = as<problems::cvrp::CvrpInstance>(instance)) return render_cvrp(*i, solution, before, title);
-  if (auto* i = as<problems::pfsp::PfspInstance>(instance)) return render_pfsp(*i, solution, before, title);
-  if (auto* i = as<problems::jssp::JsspInstance>(instance)) return render_jssp(*i, solution, before, title);
-  if (auto* i = as<problems::GraphInstance>(instance))
-    return render_graph_set(*i, problem.name() == "mis", solution, before, title);
-  throw Error("no picture for problem '" + std::string(problem.name()) + "'");
+                                const problems::Solution& solution, const std::string& title,
+                                const problems::Solution* before_repair) {
+  const problems::Solution* raw = before_repair != nullptr && *before_repair != solution ? before_repair : nullptr;
+  const problems::Picture picture = problem.picture(instance, solution, raw);
+  if (const auto* map = std::get_if<problems::RouteMap>(&picture)) return render_routes(*map, title);
+  if (const auto* chart = std::get_if<problems::GanttChart>(&picture)) return render_gantt(*chart, title);
+  return render_graph_set(std::get<problems::GraphSet>(picture), title);
 }
 
 }  // namespace falcon::eval

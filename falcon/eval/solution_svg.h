@@ -5,7 +5,7 @@
 //
 // Given the model's raw solution (`before_repair`, when repair changed it), the picture marks
 // what repair changed, with a legend entry:
-//   TSP / CVRP / OP: edges the repaired solution has and the raw one lacks (repair_changes.h), dashed red;
+//   TSP / CVRP / OP: edges the repaired solution has and the raw one lacks (problems/picture.h), dashed red;
 //   MIS / MVC:       vertices repair added (red ring) or removed (dashed red circle);
 //   PFSP:            jobs repair inserted (bars outlined red);
 //   JSSP:            operations repair inserted or moved (bars outlined red): on each machine,

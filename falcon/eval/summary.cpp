@@ -1,5 +1,6 @@
 #include "falcon/eval/summary.h"
 
+#include <array>
 #include <cstdio>
 
 #include "falcon/core/error.h"
@@ -37,21 +38,32 @@ RowTotals row_totals(const std::vector<InstanceResult>& results, double infeasib
   return t;
 }
 
+namespace {
+
+// Every sum of a RowTotals in one fixed order, for to_vector and from_vector alike.
+template <class Totals>
+auto sums_of(Totals& t) {
+  return std::array{&t.instances,     &t.feasible,     &t.feasible_raw,         &t.repaired,
+                    &t.seconds,       &t.model_seconds, &t.mask_seconds,        &t.repair_seconds,
+                    &t.samples,       &t.samples_drawn, &t.samples_feasible_raw, &t.consistency,
+                    &t.with_consistency, &t.no_reference, &t.gap_instances,     &t.gap_all,
+                    &t.gap_feasible,  &t.feasible_with_reference};
+}
+
+}  // namespace
+
 std::vector<double> RowTotals::to_vector() const {
-  return {instances,     feasible,      feasible_raw, repaired,         seconds,      model_seconds,
-          mask_seconds,  repair_seconds, samples,     samples_drawn,    samples_feasible_raw,
-          consistency,   with_consistency, no_reference, gap_instances, gap_all,      gap_feasible,
-          feasible_with_reference};
+  std::vector<double> v;
+  for (const double* sum : sums_of(*this)) v.push_back(*sum);
+  return v;
 }
 
 RowTotals RowTotals::from_vector(const std::vector<double>& v) {
-  if (v.size() != 18) throw Error("RowTotals::from_vector: expected 18 sums, got " + std::to_string(v.size()));
   RowTotals t;
-  double* fields[] = {&t.instances,     &t.feasible,        &t.feasible_raw,  &t.repaired,      &t.seconds,
-                      &t.model_seconds, &t.mask_seconds,    &t.repair_seconds, &t.samples,      &t.samples_drawn,
-                      &t.samples_feasible_raw, &t.consistency, &t.with_consistency, &t.no_reference,
-                      &t.gap_instances, &t.gap_all,         &t.gap_feasible,  &t.feasible_with_reference};
-  for (std::size_t i = 0; i < v.size(); ++i) *fields[i] = v[i];
+  const auto sums = sums_of(t);
+  if (v.size() != sums.size())
+    throw Error("RowTotals::from_vector: expected " + std::to_string(sums.size()) + " sums, got " + std::to_string(v.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) *sums[i] = v[i];
   return t;
 }
 

@@ -283,6 +283,27 @@ class CvrpProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_cvrp_constraint(std::move(instance));
   }
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    const CvrpInstance& c = cast(instance);
+    const auto routes = [&c](const Solution& s) {
+      std::vector<std::vector<int>> paths;
+      for (const auto& route : s.lists) {
+        std::vector<int> path = {0};
+        for (int v : in_range(route, c.geometry.n)) path.push_back(v);
+        path.push_back(0);
+        paths.push_back(std::move(path));
+      }
+      return paths;
+    };
+    RouteMap map;
+    map.coords = c.geometry.coords;
+    map.depots = {0};
+    map.depot_label = "depot";
+    map.route_label = "route";
+    map.paths = routes(solution);
+    if (raw != nullptr) mark_route_repair(map, routes(*raw), *raw, solution);
+    return map;
+  }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {

@@ -222,6 +222,33 @@ class JsspProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_jssp_constraint(std::move(instance));
   }
+  // A raw sequence with no timetable (not one permutation per machine, or a cycle) is drawn as
+  // repair makes it, and then, as for a given `raw`, the operations repair inserted or moved are
+  // marked: those outside a longest common subsequence of each machine's two orders.
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    const JsspInstance& j = cast(instance);
+    const bool drawable = feasible(instance, solution);
+    const Solution drawn = drawable ? solution : repair(instance, solution);
+    const Solution* before = raw != nullptr ? raw : (drawable ? nullptr : &solution);
+    const auto decoded = decode_schedule(j, drawn.lists);
+    GanttChart chart;
+    chart.rows = j.machines;
+    std::vector<std::pair<int, int>> placed;  // (machine, job)
+    if (before != nullptr) {
+      placed = items_placed_by_repair(*before, Solution{decoded.sequences});
+      chart.shows_repair = true;
+      chart.marked_label = "operation inserted or moved by repair";
+      chart.marked = placed.size();
+    }
+    for (int job = 0; job < j.jobs; ++job) {
+      for (std::size_t k = 0; k < j.routes[job].size(); ++k) {
+        const Operation& op = j.routes[job][k];
+        const bool marked = std::binary_search(placed.begin(), placed.end(), std::make_pair(op.machine, job));
+        chart.bars.push_back({op.machine, static_cast<double>(decoded.start[job][k]), static_cast<double>(op.duration), job, marked});
+      }
+    }
+    return chart;
+  }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {

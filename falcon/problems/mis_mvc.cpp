@@ -150,6 +150,25 @@ class GraphProblem : public Problem {
 
  protected:
   const GraphInstance& cast(const Instance& i) const { return instance_as<GraphInstance>(i, name()); }
+
+  // The graph with the chosen set; `independent`: MIS (else MVC) decides which edges break the rule.
+  GraphSet graph_picture(const Instance& instance, const Solution& solution, const Solution* raw,
+                         bool independent) const {
+    const Graph& g = cast(instance).graph;
+    GraphSet picture;
+    picture.n = g.n;
+    picture.edges = g.edges;
+    picture.independent = independent;
+    picture.chosen = in_range(solution.items(), g.n);
+    std::sort(picture.chosen.begin(), picture.chosen.end());
+    picture.chosen.erase(std::unique(picture.chosen.begin(), picture.chosen.end()), picture.chosen.end());
+    if (raw != nullptr) {
+      picture.shows_repair = true;
+      picture.added_by_repair = in_range(items_missing_from(solution, *raw), g.n);
+      picture.dropped_by_repair = in_range(items_missing_from(*raw, solution), g.n);
+    }
+    return picture;
+  }
 };
 
 // Max-heap entry (key, tie) -> vertex; entries go stale when a key drops and are re-pushed
@@ -218,6 +237,9 @@ namespace {
 
 class MisProblem final : public mis_mvc::GraphProblem {
  public:
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    return graph_picture(instance, solution, raw, /*independent=*/true);
+  }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mis_constraint(std::move(instance));
   }
@@ -297,6 +319,9 @@ namespace {
 
 class MvcProblem final : public mis_mvc::GraphProblem {
  public:
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    return graph_picture(instance, solution, raw, /*independent=*/false);
+  }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mvc_constraint(std::move(instance));
   }

@@ -255,6 +255,28 @@ class OpProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_op_constraint(std::move(instance));
   }
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    const OpInstance& o = cast(instance);
+    const auto route = [&o](const Solution& s) {
+      std::vector<int> path = {o.start};
+      for (int v : in_range(s.items(), o.geometry.n)) path.push_back(v);
+      path.push_back(o.end);
+      return std::vector<std::vector<int>>{path};
+    };
+    // Node area grows with its prize, so the picture shows what the route collects.
+    const double top = o.prizes.empty() ? 1.0 : std::max(1e-12, *std::max_element(o.prizes.begin(), o.prizes.end()));
+    std::vector<double> radius;
+    for (double p : o.prizes) radius.push_back(2 + 5 * std::sqrt(std::max(0.0, p) / top));
+    RouteMap map;
+    map.coords = o.geometry.coords;
+    map.depots = {o.start, o.end};
+    map.depot_label = o.start == o.end ? "depot" : "start, end";
+    map.radius = std::move(radius);
+    map.route_label = "route";
+    map.paths = route(solution);
+    if (raw != nullptr) mark_route_repair(map, route(*raw), *raw, solution);
+    return map;
+  }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {kCoordsField,

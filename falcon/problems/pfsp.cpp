@@ -310,6 +310,29 @@ class PfspProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_pfsp_constraint(std::move(instance));
   }
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    const PfspInstance& f = cast(instance);
+    GanttChart chart;
+    chart.rows = f.machines;
+    std::vector<int> inserted;
+    if (raw != nullptr) {
+      inserted = items_missing_from(solution, *raw);
+      chart.shows_repair = true;
+      chart.marked_label = "job inserted by repair";
+      chart.marked = inserted.size();
+    }
+    std::vector<double> machine_free(f.machines, 0);
+    for (int job : in_range(solution.items(), f.jobs)) {
+      const bool marked = std::binary_search(inserted.begin(), inserted.end(), job);
+      double ready = 0;
+      for (int k = 0; k < f.machines; ++k) {
+        const double start = std::max(ready, machine_free[k]);
+        chart.bars.push_back({k, start, static_cast<double>(f.p(job, k)), job, marked});
+        ready = machine_free[k] = start + f.p(job, k);
+      }
+    }
+    return chart;
+  }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {

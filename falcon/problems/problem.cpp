@@ -30,6 +30,10 @@ std::unique_ptr<SemanticConstraint> Problem::semantic_constraint(std::shared_ptr
   throw Error("semantic mask: no constraints for problem '" + std::string(name()) + "'; turn the semantic mask off for it");
 }
 
+Picture Problem::picture(const Instance&, const Solution&, const Solution*) const {
+  throw Error("no picture for problem '" + std::string(name()) + "'");
+}
+
 ParseResult Problem::parse(std::string_view text, bool lenient) const {
   return lenient ? parse_solution_lenient(text_format(), text) : parse_solution_strict(text_format(), text);
 }

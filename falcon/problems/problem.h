@@ -13,6 +13,7 @@
 #include "falcon/core/rng.h"
 #include "falcon/problems/grammar_spec.h"
 #include "falcon/problems/instance_fields.h"
+#include "falcon/problems/picture.h"
 #include "falcon/problems/semantic_constraint.h"
 #include "falcon/problems/solution.h"
 #include "falcon/problems/solution_text.h"
@@ -95,6 +96,11 @@ class Problem {
   // The semantic mask's constraints on `instance` (semantic_constraint.h): which index may come
   // next. Throws for a problem that has none (the semantic mask is then refused by name).
   virtual std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const;
+
+  // What the picture of `solution` shows (picture.h; eval/solution_svg.h draws it). `raw`, when
+  // given, is the model's solution before repair: the picture then marks what repair changed.
+  // Throws for a problem that has no picture.
+  virtual Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const;
 
   // psi^-1: the solution in the grammar's text, with its objective.
   std::string format(const Instance& instance, const Solution& solution) const;

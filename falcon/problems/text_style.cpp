@@ -66,6 +66,9 @@ class CompactProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return base_.semantic_constraint(std::move(instance));
   }
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    return base_.picture(instance, solution, raw);
+  }
 
  private:
   const Problem& base_;

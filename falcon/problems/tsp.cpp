@@ -182,6 +182,20 @@ class TspProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_tsp_constraint(std::move(instance));
   }
+  Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
+    const TspInstance& t = cast(instance);
+    const auto tour = [&t](const Solution& s) {  // closed: back to the first node
+      std::vector<int> path = in_range(s.items(), t.geometry.n);
+      if (!path.empty()) path.push_back(path.front());
+      return std::vector<std::vector<int>>{path};
+    };
+    RouteMap map;
+    map.coords = t.geometry.coords;
+    map.route_label = "tour";
+    map.paths = tour(solution);
+    if (raw != nullptr) mark_route_repair(map, tour(*raw), *raw, solution);
+    return map;
+  }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {kCoordsField};

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "falcon/core/error.h"
+
 namespace falcon::eval {
 namespace {
 
@@ -45,6 +47,26 @@ TEST(Summary, NoReferenceMeansNoGapAndTheTableSaysSo) {
   const auto table = summary_table({s});
   EXPECT_NE(table.find("gap, all instances (infeasible = 100%)"), std::string::npos) << table;
   EXPECT_NE(table.find("| solver:nn | 1 | 100.0% | 0.0% | - | - |"), std::string::npos) << table;
+}
+
+// Processes holding slices of one row (the trainer's data-parallel evaluation) add their sums and
+// then summarize: the same summary as one process holding the whole row, through the vector an
+// all-reduce carries.
+TEST(Summary, SumsOfSlicesSummarizeLikeTheWholeRow) {
+  std::vector<InstanceResult> rs = {result(true, 0.10, 10.0, 8), result(true, -0.02, 10.0, 16),
+                                    result(false, std::nullopt, 10.0, 64), result(true, std::nullopt, std::nullopt, 8)};
+  rs[0].samples_feasible_raw = 3;
+  rs[1].consistency = 0.5;
+  rs[1].repaired = true;
+  const std::vector<InstanceResult> first(rs.begin(), rs.begin() + 1), rest(rs.begin() + 1, rs.end());
+  auto a = row_totals(first, 1.0).to_vector();
+  const auto b = row_totals(rest, 1.0).to_vector();
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+  const auto sliced = summarize("r", "fixed", RowTotals::from_vector(a), 1.0);
+  const auto whole = summarize("r", "fixed", rs, 1.0);
+  EXPECT_EQ(to_json(sliced).dump(), to_json(whole).dump());
+  EXPECT_DOUBLE_EQ(sliced.sample_feasible_raw, 3.0 / (8 + 16 + 64 + 8));
+  EXPECT_THROW(RowTotals::from_vector({1.0, 2.0}), Error);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "falcon/core/atomic_file.h"
 #include "falcon/eval/svg_to_png.h"
+#include "falcon/problems/registry.h"
 
 namespace {
 
@@ -127,6 +128,21 @@ TEST_F(FalconSolveTest, SvgDirStillWritesOnePicturePerSolution) {
   ASSERT_EQ(run.code, 0) << run.err;
   for (const auto& j : json_lines(run.out))
     EXPECT_TRUE(fs::exists(dir_ / "svg" / (j["instance"].get<std::string>() + ".greedy.svg")));
+}
+
+// An empty answer (a model can give one) is scored and repaired like any other text, on every
+// registered problem: unparsed, infeasible before repair, feasible after.
+TEST_F(FalconSolveTest, EmptyCheckTextIsScoredAndRepaired) {
+  for (const auto name : falcon::problems::problem_names()) {
+    const std::string problem(name);
+    const auto run = run_solve(dir_, "--problem " + problem + " --check '' --generate n=6");
+    ASSERT_EQ(run.code, 0) << problem << ": " << run.err;
+    const auto lines = json_lines(run.out);
+    ASSERT_EQ(lines.size(), 1u) << problem;
+    EXPECT_FALSE(lines[0]["parsed"].get<bool>()) << lines[0];
+    EXPECT_FALSE(lines[0]["feasible_before"].get<bool>()) << lines[0];
+    EXPECT_TRUE(lines[0]["feasible"].get<bool>()) << lines[0];
+  }
 }
 
 // The compact text style: --prompt prints it, solutions are written in it, --check reads it (and
