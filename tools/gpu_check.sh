@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On a lent GPU machine (no package registry; python3 holds PyTorch 2.x with CUDA): builds the
 # project against that LibTorch, runs the test suite, the CUDA parity tests and the speed figures,
-# and writes steps.log and archives into OUT_DIR (a lent machine hands back at most 8 files). Each step has a time cap so the logs come back inside one
-# call; a failed step does not stop the next.
+# and writes steps.log and archives into OUT_DIR (a lent machine hands back at most 8 files). Each
+# step has a time cap so the logs come back inside one call; a failed step does not stop the next.
 #
 #   here:  tools/offline_deps.sh download .gpu/debs
 #          mkdir -p .gpu/shared && cp -r ../shared/benchmarks .gpu/shared/   # benchmark-file tests
@@ -13,7 +13,7 @@
 #   test    ctest (the Python tests need Debian's python3-yaml: left out)
 #   parity  the CUDA parity tests, verbose
 #   bench   falcon_bench on cuda, bf16: cpu_small and TinyLlama-1.1B's shape
-#   debug   a backtrace of each failing test binary's first failing test (cuda-gdb), ldd
+#   debug   backtraces (cuda-gdb) of the first failing test of up to four failing suites, ldd
 #   hf      tools/make_hf_fixtures.py -> hf_fixtures.tar.gz (fixtures of tests/model/hf_parity_test)
 #   train   experiments/learning_curves/run.sh compact_k4_cuda for TRAIN_MINUTES (default 3),
 #           evaluated on cuda -> train.tar.gz (logs, metrics, evaluations, final model)
