@@ -10,6 +10,11 @@
 namespace falcon::problems {
 namespace {
 
+// The most nodes a file may declare: routing keeps the full n x n distance matrix (20,000 nodes are
+// 3.2 GB of doubles), and a larger DIMENSION in a damaged header must not allocate before the
+// rows that contradict it are read.
+constexpr int kMaxDimension = 20000;
+
 // TSPLIB95 distance functions (Reinelt 1991, section 2).
 double nint(double x) { return static_cast<double>(static_cast<long long>(x + 0.5)); }
 
@@ -59,7 +64,12 @@ class Reader {
       }
       if (colon == std::string::npos) fail("expected 'KEY : VALUE' or a *_SECTION line, got '" + t + "'");
       f.header[key] = trim(t.substr(colon + 1));
-      if (key == "DIMENSION") f.dimension = parse_int(f.header[key], "DIMENSION");
+      if (key == "DIMENSION") {
+        f.dimension = parse_int(f.header[key], "DIMENSION");
+        if (f.dimension > kMaxDimension)
+          fail("DIMENSION " + std::to_string(f.dimension) + " is more nodes than this program holds (at most " +
+               std::to_string(kMaxDimension) + ": the distances are an n x n matrix)");
+      }
     }
     build_geometry(f, coords, weights);
     return f;

@@ -60,6 +60,11 @@ TEST(Tsplib, MalformedFilesNameFileAndLine) {
   EXPECT_NE(error_of(kData + "no_dimension.tsp").find("no_dimension.tsp:4: NODE_COORD_SECTION before a positive DIMENSION"), std::string::npos)
       << error_of(kData + "no_dimension.tsp");
   EXPECT_NE(error_of(kData + "missing.tsp").find("cannot open"), std::string::npos);
+  // Found by the benchmark-file fuzzer: a damaged DIMENSION allocated its rows before reading them
+  // (334 million here: out of memory). It is refused on its line.
+  EXPECT_NE(error_of(kData + "huge_dimension.vrp").find("huge_dimension.vrp:3: DIMENSION 334444444 is more nodes than"),
+            std::string::npos)
+      << error_of(kData + "huge_dimension.vrp");
 }
 
 // Every TSPLIB file of the benchmark set reads with the DIMENSION its README lists.
