@@ -68,6 +68,10 @@ bool is_blank_or_comment(const std::string& line) {
 
 }  // namespace
 
+// The most operations (jobs x machines) a file may announce: far above the benchmark sets (100 x 20),
+// and low enough that no count derived from the header overflows an int.
+constexpr long long kMaxOperations = 10'000'000;
+
 std::shared_ptr<JsspInstance> read_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error(path + ": cannot open the file (does it exist and is it readable?)");
@@ -85,6 +89,10 @@ std::shared_ptr<JsspInstance> read_file(const std::string& path) {
         throw input_error(path, line_no,
                           "expected the header 'n m' (jobs, machines, both >= 1) of the OR-Library/JSPLIB "
                           "job shop format; Taillard's two-matrix format is not read, convert it first");
+      }
+      if (v[0] > kMaxOperations || v[1] > kMaxOperations || v[0] * v[1] > kMaxOperations) {
+        throw input_error(path, line_no, "the header 'n m' announces " + std::to_string(v[0]) + " x " + std::to_string(v[1]) +
+                                             " operations, more than this reader takes (" + std::to_string(kMaxOperations) + ")");
       }
       instance->jobs = static_cast<int>(v[0]);
       instance->machines = static_cast<int>(v[1]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "falcon/core/error.h"
@@ -133,12 +134,19 @@ std::string prompt(const OpInstance& instance) {
     scale = unit ? 1000.0 : 1000.0 / std::max({hi_x - lo_x, hi_y - lo_y, 1e-12});
   }
   const bool integral = std::all_of(instance.prizes.begin(), instance.prizes.end(), [](double p) { return p == std::floor(p); });
+  // Whole numbers as text at any magnitude (a file's coincident nodes make the scale huge, and a
+  // cast to long long would overflow).
+  auto whole = [](double x) {
+    char buf[400];
+    std::snprintf(buf, sizeof buf, "%.0f", x + 0.0);  // + 0.0: no "-0"
+    return std::string(buf);
+  };
   auto prize_text = [&](int i) {
     const double p = integral ? instance.prizes[i] : 100 * instance.prizes[i];
-    return std::to_string(static_cast<long long>(std::llround(p)));
+    return whole(std::round(p));
   };
   std::string out = "OP n=" + std::to_string(instance.size()) +
-                    " budget=" + std::to_string(static_cast<long long>(std::floor(instance.budget * scale)));
+                    " budget=" + whole(std::floor(instance.budget * scale));
   if (instance.start != 0 || instance.end != 0) {
     out += " start=" + std::to_string(instance.start) + " end=" + std::to_string(instance.end);
   }

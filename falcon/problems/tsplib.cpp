@@ -16,7 +16,7 @@ namespace {
 constexpr int kMaxDimension = 20000;
 
 // TSPLIB95 distance functions (Reinelt 1991, section 2).
-double nint(double x) { return static_cast<double>(static_cast<long long>(x + 0.5)); }
+double nint(double x) { return std::trunc(x + 0.5); }  // (int)(x + 0.5), without a cast that overflows
 
 double geo_radians(double v) {
   const double deg = static_cast<double>(static_cast<long long>(v));  // TSPLIB truncates, not rounds
@@ -112,6 +112,7 @@ class Reader {
         char* end = nullptr;
         const double v = std::strtod(tok.c_str(), &end);
         if (*end != '\0') fail(section + ": '" + tok + "' is not a number");
+        if (!std::isfinite(v)) fail(section + ": '" + tok + "' is not a finite number");
         out.push_back(v);
       }
     }
@@ -121,9 +122,9 @@ class Reader {
   }
 
   int node_id(double raw, const std::string& section) const {
-    const int id = static_cast<int>(raw);
-    if (raw != id || id < 1 || id > dimension_) fail(section + ": node id " + std::to_string(raw) + " is not in 1.." + std::to_string(dimension_));
-    return id - 1;
+    if (!(raw >= 1 && raw <= dimension_) || raw != std::floor(raw))
+      fail(section + ": node id " + std::to_string(raw) + " is not in 1.." + std::to_string(dimension_));
+    return static_cast<int>(raw) - 1;
   }
 
   // "id value..." rows, one per node.
@@ -141,6 +142,7 @@ class Reader {
         char* end = nullptr;
         vals.push_back(std::strtod(tok.c_str(), &end));
         if (*end != '\0') fail(section + ": '" + tok + "' is not a number");
+        if (!std::isfinite(vals.back())) fail(section + ": '" + tok + "' is not a finite number");
       }
       if (vals.empty()) { --r; continue; }
       if (static_cast<int>(vals.size()) != values_per_row + 1) fail(section + ": expected 'id' and " + std::to_string(values_per_row) + " value(s), got " + std::to_string(vals.size()) + " fields");

@@ -368,6 +368,7 @@ TEST(JsspReader, MalformedFilesNameFileAndLine) {
       {"truncated.txt", "truncated.txt:4:", "after 2 of the 3 job lines"},
       {"extra_line.txt", "extra_line.txt:4:", "unexpected data"},
       {"not_a_number.txt", "not_a_number.txt:3:", "'x3' is not a non-negative integer"},
+      {"huge_header.txt", "huge_header.txt:2:", "more than this reader takes"},
       {"negative.txt", "negative.txt:2:", "'-2' is not a non-negative integer"},
       {"empty.txt", "empty.txt:2:", "no header"},
   };

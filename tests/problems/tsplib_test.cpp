@@ -65,6 +65,13 @@ TEST(Tsplib, MalformedFilesNameFileAndLine) {
   EXPECT_NE(error_of(kData + "huge_dimension.vrp").find("huge_dimension.vrp:3: DIMENSION 334444444 is more nodes than"),
             std::string::npos)
       << error_of(kData + "huge_dimension.vrp");
+  // Also found by it (UndefinedBehaviorSanitizer): "nan" read as a coordinate, and a node id far
+  // beyond int, converted before it was checked.
+  EXPECT_NE(error_of(kData + "nan_coordinate.tsp").find("nan_coordinate.tsp:7: NODE_COORD_SECTION: 'nan' is not a finite number"),
+            std::string::npos)
+      << error_of(kData + "nan_coordinate.tsp");
+  EXPECT_NE(error_of(kData + "huge_node_id.tsp").find("huge_node_id.tsp:7: NODE_COORD_SECTION: node id"), std::string::npos)
+      << error_of(kData + "huge_node_id.tsp");
 }
 
 // Every TSPLIB file of the benchmark set reads with the DIMENSION its README lists.
