@@ -32,7 +32,7 @@ Record record_of(const problems::Problem& problem, const DatagenSpec& spec, cons
   r.distribution = plan.distribution;
   r.bucket = plan.bucket;
   r.name = instance->name;
-  r.instance = encode_instance(problem, *instance);
+  r.instance = problem.encode_instance(*instance);
   r.label = e.label;
   return r;
 }

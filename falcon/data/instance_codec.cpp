@@ -4,10 +4,6 @@
 
 namespace falcon::data {
 
-InstanceData encode_instance(const problems::Problem& problem, const problems::Instance& instance) {
-  return problem.encode_instance(instance);
-}
-
 std::shared_ptr<problems::Instance> decode_instance(const problems::Problem& problem, const InstanceData& data, int n,
                                                     const std::string& name, const std::string& where) {
   if (n < 1) throw Error(where + ": size n = " + std::to_string(n) + " is not positive");

@@ -43,7 +43,7 @@ TEST(InstanceCodec, RoundTripRebuildsEveryProblemExactly) {
     for (const auto& options : options_for(p)) {
       for (std::uint64_t seed : {1ULL, 0xDEADBEEFCAFEULL}) {
         const auto original = problem.generate(options, seed);
-        const InstanceData data = encode_instance(problem, *original);
+        const InstanceData data = problem.encode_instance(*original);
         for (const FieldSpec& f : problem.instance_fields()) {
           const bool present = data.ints.count(f.name) + data.reals.count(f.name) + data.int_arrays.count(f.name) +
                                data.real_arrays.count(f.name);
@@ -55,7 +55,7 @@ TEST(InstanceCodec, RoundTripRebuildsEveryProblemExactly) {
         const problems::Solution s = solver.solve(*original, {});
         EXPECT_EQ(problem.objective(*rebuilt, s), problem.objective(*original, s)) << p;
         EXPECT_EQ(problem.feasible(*rebuilt, s), problem.feasible(*original, s)) << p;
-        EXPECT_TRUE(encode_instance(problem, *rebuilt) == data) << p;
+        EXPECT_TRUE(problem.encode_instance(*rebuilt) == data) << p;
       }
     }
   }
@@ -64,14 +64,14 @@ TEST(InstanceCodec, RoundTripRebuildsEveryProblemExactly) {
 TEST(InstanceCodec, DistancesAreRecomputedBitForBit) {
   const problems::Problem& problem = problems::problem_by_name("tsp");
   const auto original = problem.generate({40, "gm", {}}, 9);
-  const auto rebuilt = decode_instance(problem, encode_instance(problem, *original), 40, original->name, "test");
+  const auto rebuilt = decode_instance(problem, problem.encode_instance(*original), 40, original->name, "test");
   EXPECT_EQ(dynamic_cast<const problems::tsp::TspInstance&>(*rebuilt).geometry.distance,
             dynamic_cast<const problems::tsp::TspInstance&>(*original).geometry.distance);
 }
 
 TEST(InstanceCodec, InconsistentFieldsAreErrorsNamingThePlace) {
   const problems::Problem& tsp = problems::problem_by_name("tsp");
-  InstanceData d = encode_instance(tsp, *tsp.generate({10, "", {}}, 1));
+  InstanceData d = tsp.encode_instance(*tsp.generate({10, "", {}}, 1));
   auto message = [&](const problems::Problem& p, const InstanceData& data, int n) {
     try {
       decode_instance(p, data, n, "x", "f.h5: train[3]");
@@ -85,7 +85,7 @@ TEST(InstanceCodec, InconsistentFieldsAreErrorsNamingThePlace) {
   EXPECT_THAT(message(tsp, d, 10), HasSubstr("the instance field 'coords' is missing"));
 
   const problems::Problem& cvrp = problems::problem_by_name("cvrp");
-  InstanceData c = encode_instance(cvrp, *cvrp.generate({10, "", {}}, 1));
+  InstanceData c = cvrp.encode_instance(*cvrp.generate({10, "", {}}, 1));
   c.ints["capacity"] = 3;  // below a demand: the problem's own validation speaks
   EXPECT_THAT(message(cvrp, c, 10), HasSubstr("f.h5: train[3]: cvrp instance 'x'"));
 
@@ -97,7 +97,7 @@ TEST(InstanceCodec, InconsistentFieldsAreErrorsNamingThePlace) {
   EXPECT_THAT(message(mis, g, 3), HasSubstr("f.h5: train[3]"));
 
   const problems::Problem& jssp = problems::problem_by_name("jssp");
-  InstanceData j = encode_instance(jssp, *jssp.generate({3, "", {{"m", "2"}}}, 1));
+  InstanceData j = jssp.encode_instance(*jssp.generate({3, "", {{"m", "2"}}}, 1));
   j.int_arrays["route_machines"][1] = j.int_arrays["route_machines"][0];
   EXPECT_THAT(message(jssp, j, 3), HasSubstr("does not visit every machine once"));
 }
@@ -107,7 +107,7 @@ TEST(InstanceCodec, RefusesNonEuclideanRoutingInstances) {
   auto inst = std::make_shared<problems::tsp::TspInstance>();
   inst->geometry = problems::RoutingGeometry::from_matrix({0, 1, 2, 1, 0, 1, 2, 1, 0}, 3);
   inst->name = "explicit";
-  EXPECT_THROW(encode_instance(tsp, *inst), Error);
+  EXPECT_THROW(tsp.encode_instance(*inst), Error);
 }
 
 }  // namespace
