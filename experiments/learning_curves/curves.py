@@ -97,15 +97,15 @@ def out_dir_and_args(argv, usage, minimum=2):
 def main():
     here, args = out_dir_and_args(sys.argv[1:], __doc__)
     runs, variants = args[0], args[1:]
-    lines = ["# Learning curves, TSP-20 (held-out greedy decoding, 200 instances)", "",
+    lines = ["# Learning curves (held-out greedy decoding)", "",
              "Made by `experiments/learning_curves/run.sh` (" + " ".join(variants) + "), then "
              "`curves.py " + runs + " " + " ".join(variants) + "`.", "",
              "Columns: training wall minutes (one thread each, two runs side by side), SFT loss per solution "
              "token (mean of the logged steps within +-100), greedy decoding with the grammar and without "
-             "repair (share of valid tours, mean gap over the valid ones), and FALCON greedy (with repair: "
-             "mean gap over all 200).", ""]
+             "repair (share of valid solutions, mean gap over the valid ones), and FALCON greedy (with repair: "
+             "mean gap over all the instances).", ""]
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    nearest = None
+    heuristics = {}  # variant -> (solver row, gap %): the problem's simple heuristic on the same instances
     for v in variants:
         run_dir = os.path.join(runs, v)
         metrics = os.path.join(run_dir, "metrics.jsonl")
@@ -145,8 +145,9 @@ def main():
         pts = []
         for step in sorted(evals):
             rows = evals[step]
-            if "solver:nearest_neighbor" in rows:
-                nearest = 100 * rows["solver:nearest_neighbor"]["gap_all"]
+            for name, row in rows.items():
+                if name.startswith("solver:"):
+                    heuristics[v] = (name[len("solver:"):], 100 * row["gap_all"])
             raw, rep = rows.get("greedy_raw"), rows.get("greedy_repair")
             minutes = wall_at(clock, step) / 60
             loss = smoothed_loss(clock, step)
@@ -162,11 +163,12 @@ def main():
             axes[2].plot([p[0] for p in pts], [p[2] for p in pts], marker="o", label=v + " raw (valid)")
             axes[2].plot([p[0] for p in pts], [p[3] for p in pts], marker="x", ls="--", label=v + " repaired")
     axes[0].set(title="SFT loss per solution token", xlabel="training minutes", ylabel="nats", ylim=(0, 2.0))
-    axes[1].set(title="greedy, grammar, no repair: valid tours", xlabel="training minutes", ylabel="%", ylim=(0, 101))
+    axes[1].set(title="greedy, grammar, no repair: valid solutions", xlabel="training minutes", ylabel="%", ylim=(0, 101))
     axes[2].set(title="greedy gap to the reference", xlabel="training minutes", ylabel="%")
-    if nearest is not None:
-        axes[2].axhline(nearest, color="grey", lw=0.8, ls=":", label=f"nearest neighbour ({nearest:.1f}%)")
-        lines += [f"Nearest neighbour on the same 200 instances: {nearest:.1f}% gap.", ""]
+    for name, gap in sorted({(name, round(gap, 1)) for name, gap in heuristics.values()}):
+        axes[2].axhline(gap, color="grey", lw=0.8, ls=":", label=f"{name.replace('_', ' ')} ({gap:.1f}%)")
+    for v, (name, gap) in sorted(heuristics.items()):
+        lines += [f"{v}: {name.replace('_', ' ')} on the same instances: {gap:.1f}% gap.", ""]
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# Learning curves on TSP-20: which text style / lever gets a small from-scratch model off the
-# "uniform over the unvisited nodes" plateau? Each variant trains sft_tsp20.yaml (one thread,
-# checkpoints every 250 steps) for MINUTES of wall time, two variants at a time; then every
-# EVAL_EVERY-th checkpoint is decoded greedily on the 200 held-out instances (grammar on, repair
-# off and on), and curves.py writes tables.md and curves.png.
+# Learning curves: which text style / lever gets a small from-scratch model off the "uniform over
+# the unvisited nodes" plateau (TSP-20), and the same recipe on the other six problems. Each
+# variant trains sft_tsp20.yaml (one thread, checkpoints every 250 steps) on its problem's
+# dataset for MINUTES of wall time, two variants at a time; then every EVAL_EVERY-th checkpoint
+# is decoded greedily on the held-out instances (grammar on, repair off and on, beside the
+# problem's simple heuristic), and curves.py writes tables.md and curves.png.
 #   experiments/learning_curves/run.sh                        # paper, compact_k0, compact_k4
 #   MINUTES=60 experiments/learning_curves/run.sh compact_k4  # one variant, longer
-# BIN (build folder), OUT (results folder) and EVAL_ARGS (falcon_eval overrides, e.g.
+#   OUT=runs/curves_problems experiments/learning_curves/run.sh op_k4 cvrp_k4
+# A variant named <problem> or <problem>_... (op, cvrp, mis, mvc, pfsp, jssp) trains on that problem's
+# learning-curve dataset (configs/data/{op20,cvrp20,mis50,mvc50,pfsp20,jssp6}.yaml); the others
+# on TSP-20. BIN (build folder), OUT (runs folder), CURVES_OUT (where tables.md and curves.png go,
+# default OUT: pass a folder under experiments/ to update committed results), LIMIT (held-out
+# instances a checkpoint is decoded on, default 200) and EVAL_ARGS (falcon_eval overrides, e.g.
 # device=cuda) are read from the environment; tools/gpu_check.sh runs compact_k4_cuda this way.
 # Resumable: a variant with checkpoints continues from its newest (--resume) until its
 # time is spent; evaluated checkpoints are not evaluated again.
@@ -16,7 +22,19 @@ bin=${BIN:-build}
 out=${OUT:-runs/curves}
 minutes=${MINUTES:-45}
 eval_every=${EVAL_EVERY:-250}
+limit=${LIMIT:-200}
 here=experiments/learning_curves
+
+problem_of() {  # variant -> its problem
+  case $1 in op | op_* | cvrp | cvrp_* | mis | mis_* | mvc | mvc_* | pfsp | pfsp_* | jssp | jssp_*) echo "${1%%_*}" ;; *) echo tsp ;; esac
+}
+dataset_of() {  # problem -> its learning-curve dataset's config stem (configs/data/<stem>.yaml, data/<stem>.h5)
+  case $1 in tsp) echo tsp20 ;; op) echo op20 ;; cvrp) echo cvrp20 ;; mis) echo mis50 ;; mvc) echo mvc50 ;;
+    pfsp) echo pfsp20 ;; jssp) echo jssp6 ;; esac
+}
+heuristic_of() {  # problem -> its best simple heuristic (experiments/table2_heuristics)
+  case $1 in tsp | cvrp) echo nearest_neighbor ;; op | mis | mvc) echo greedy ;; pfsp) echo neh ;; jssp) echo mwkr ;; esac
+}
 
 overrides() {  # the variant's changes to sft_tsp20.yaml
   case $1 in
@@ -28,7 +46,11 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     compact_k4_aug) echo "data.augment=true" ;;
     compact_k4_bf16) echo "mixed_precision=bf16" ;;
     compact_k4_cuda) echo "device=cuda" ;;
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda)" >&2; return 1 ;;
+    op_k4 | cvrp_k4) echo "" ;;
+    op_k4_aug | cvrp_k4_aug) echo "data.augment=true" ;;
+    mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
+    pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, cvrp_k4, cvrp_k4_aug, mis, mvc, pfsp, jssp)" >&2; return 1 ;;
   esac
 }
 
@@ -36,8 +58,10 @@ variants=("$@")
 [ ${#variants[@]} -gt 0 ] || variants=(paper compact_k0 compact_k4)
 for v in "${variants[@]}"; do overrides "$v" > /dev/null; done
 
-# The dataset once, on both cores, before any training starts.
-"$bin/datagen/falcon_datagen" configs/data/tsp20.yaml
+# Each dataset once, on both cores, before any training starts.
+for v in "${variants[@]}"; do dataset_of "$(problem_of "$v")"; done | sort -u | while read -r stem; do
+  "$bin/datagen/falcon_datagen" "configs/data/$stem.yaml"
+done
 
 train() {  # variant: train for the rest of its time budget (the seconds already spent are in train.seconds)
   local v=$1 dir=$out/$1 spent=0 resume=()
@@ -49,25 +73,28 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   local start=$SECONDS
   # shellcheck disable=SC2046
   timeout --signal=TERM "$left" "$bin/tools/falcon_train" $here/sft_tsp20.yaml output_dir="$dir" \
-    $(overrides "$v") "${resume[@]}" >> "$dir/train.log" 2>&1 || true
+    data.config="configs/data/$(dataset_of "$(problem_of "$v")").yaml" $(overrides "$v") "${resume[@]}" >> "$dir/train.log" 2>&1 || true
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 
 evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not yet evaluated
-  local v=$1 dir=$out/$1
+  local v=$1 dir=$out/$1 problem
+  problem=$(problem_of "$v")
   for ckpt in "$dir"/checkpoints/step_*; do
     [ -d "$ckpt" ] || continue
     local step=${ckpt##*step_}
     [ $((step % eval_every)) -eq 0 ] || continue
     [ -f "$dir/eval/step_$step/summary.json" ] && continue
     "$bin/tools/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
-      model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
+      model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" data.dataset="data/$(dataset_of "$problem").h5" \
+      data.limit="$limit" "rows[2].type=solver:$(heuristic_of "$problem")" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
       echo "run.sh: evaluating $ckpt failed (see $dir/eval/step_$step.log)" >&2
   done
 }
 
 solution_tokens() {  # variant: tokens of one TSP-20 label + EOS in its text style and tokenizer (curves.py's yardstick)
   local v=$1 dir=$out/$1 style=compact text
+  [ "$(problem_of "$v")" = tsp ] || return 0
   case " $(overrides "$v") " in *" text.style=paper "*) style=paper ;; esac
   [ -f "$dir/tokenizer.model" ] || return 0
   text=$("$bin/tools/falcon_solve" --problem tsp --method reference --text-style $style --generate n=20,seed=7 |
@@ -87,4 +114,4 @@ for ((i = 0; i < ${#variants[@]}; i += 2)); do
   wait
 done
 for v in "${variants[@]}"; do solution_tokens "$v"; done
-/usr/bin/python3 $here/curves.py "$out" "${variants[@]}"
+/usr/bin/python3 $here/curves.py --out "${CURVES_OUT:-$out}" "$out" "${variants[@]}"

@@ -1,13 +1,9 @@
 #pragma once
 // The safetensors file format (https://github.com/huggingface/safetensors), read and written
-// without the Python package:
-//
-//   [8 bytes: N, little-endian u64] [N bytes: JSON header, space-padded] [data area]
-//
-// The header is an object: "__metadata__" -> {string: string} (optional), and for every tensor
-// name -> {"dtype": "F32", "shape": [d0, ...], "data_offsets": [begin, end]}, offsets relative to
-// the start of the data area. Files are untrusted input: every inconsistency is one falcon::Error
-// naming the file and the tensor, never an out-of-bounds read.
+// without the Python package. The header (layout, checks) is falcon/core/safetensors_header.h,
+// free of LibTorch; this file turns its entries into tensors and writes files. Files are
+// untrusted input: every inconsistency is one falcon::Error naming the file and the tensor,
+// never an out-of-bounds read.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -19,9 +15,6 @@ namespace falcon::model {
 // Ordered by name (the order the header lists them and write_safetensors lays out their data).
 using TensorMap = std::map<std::string, torch::Tensor>;
 using Metadata = std::map<std::string, std::string>;
-
-// Header length cap: a larger header is rejected before anything is allocated for it.
-inline constexpr std::uint64_t kMaxSafetensorsHeaderBytes = 100ull << 20;
 
 // All tensors, on the CPU, contiguous, each owning its memory (copied out of a read-only mmap of
 // the file, so tensors outlive the mapping and are writable). Dtypes: F64 F32 F16 BF16 I64 I32

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/cvrp_files.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
@@ -136,6 +137,35 @@ std::string prompt(const CvrpInstance& instance) {
   return out;
 }
 
+std::string compact_prompt(const CvrpInstance& instance, int candidates) {
+  // "CVRP:30;#0 50 50:#4#1;#1 12 87 5:#3#7;" — the capacity, then the depot's ID and grid
+  // coordinates 0..99, then each customer's with its demand; every node lists its nearest
+  // customers (the depot is never written in a route, so it is never a candidate).
+  const auto xy = prompt_coordinates(instance.geometry.coords, /*grid=*/100);
+  const auto near = nearest_neighbours(instance.geometry, candidates, /*first=*/1);
+  std::string out = "CVRP:" + std::to_string(instance.capacity) + ";";
+  for (int i = 0; i < instance.size(); ++i) {
+    std::vector<double> numbers;
+    if (!xy.empty()) numbers = {double(xy[i].first), double(xy[i].second)};
+    if (i > 0) numbers.push_back(instance.demands[i]);
+    out += compact_clause(i, numbers, near[i]);
+  }
+  return out;
+}
+
+SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng) {
+  const int symmetry = rng.uniform_int(0, 7);
+  const std::vector<int> relabel = random_relabelling(instance.size(), {0}, rng);  // the depot stays 0
+  auto copy = std::make_shared<CvrpInstance>(instance);  // capacity and fleet as they are
+  copy->geometry = symmetric_geometry(instance.geometry, relabel, symmetry);
+  for (int i = 0; i < instance.size(); ++i) copy->demands[relabel[i]] = instance.demands[i];
+  copy->name = instance.name + "~" + std::to_string(symmetry);
+  Solution moved = relabelled(routes, relabel);
+  for (auto& route : moved.lists)  // each route reads the same either way round
+    if (rng.bernoulli(0.5)) std::reverse(route.begin(), route.end());
+  return {copy, moved};
+}
+
 double total_length(const CvrpInstance& instance, const Solution& solution) {
   double total = 0;
   for (const auto& route : solution.lists) {
@@ -264,6 +294,12 @@ class CvrpProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return cvrp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return cvrp::prompt(cast(instance)); }
+  std::string compact_prompt(const Instance& instance, int candidates) const override {
+    return cvrp::compact_prompt(cast(instance), candidates);
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return cvrp::symmetric_copy(cast(instance), solution, rng);
+  }
   double objective(const Instance& instance, const Solution& solution) const override {
     return total_length(cast(instance), solution);
   }

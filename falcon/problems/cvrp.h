@@ -42,6 +42,10 @@ void validate(const CvrpInstance& instance);
 // with its demand; integer coordinates as in the TSP prompt. EXPLICIT-matrix files have no
 // coordinates: their clauses carry the demand only ("1:(q)").
 std::string prompt(const CvrpInstance& instance);
+std::string compact_prompt(const CvrpInstance& instance, int candidates);  // text_style.h
+// Customers relabelled, the points through a symmetry of the square, each route in either
+// direction; the routes keep their order (Problem::symmetric_copy).
+SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng);
 
 // Sum of depot -> route -> depot lengths; ids outside [0, n) are skipped.
 double total_length(const CvrpInstance& instance, const Solution& solution);

@@ -10,6 +10,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
 #include "falcon/problems/jssp_schedule.h"
@@ -147,6 +148,36 @@ std::string prompt(const JsspInstance& instance) {
   return out;
 }
 
+std::string compact_prompt(const JsspInstance& instance) {
+  // "JSSP:#1 1 5 2 3;#2 2 4 1 6;" — each job's ID, then its route as (machine, duration) pairs,
+  // machines 1-based like the solution's machine lists.
+  std::string out = "JSSP:";
+  for (int j = 0; j < instance.jobs; ++j) {
+    std::vector<double> route;
+    for (const Operation& op : instance.routes[j]) route.insert(route.end(), {double(op.machine + 1), double(op.duration)});
+    out += compact_clause(j + 1, route, {});
+  }
+  return out;
+}
+
+SymmetricCopy symmetric_copy(const JsspInstance& instance, const Solution& schedule, Rng& rng) {
+  const std::vector<int> jobs = random_relabelling(instance.jobs, {}, rng);
+  const std::vector<int> machines = random_relabelling(instance.machines, {}, rng);
+  auto copy = std::make_shared<JsspInstance>(instance);
+  for (int j = 0; j < instance.jobs; ++j) {
+    copy->routes[jobs[j]] = instance.routes[j];
+    for (Operation& op : copy->routes[jobs[j]]) op.machine = machines[op.machine];
+  }
+  copy->name = instance.name + "~";
+  Solution moved = relabelled(schedule, jobs);
+  if (static_cast<int>(moved.lists.size()) == instance.machines) {  // list k is machine k's sequence
+    Solution by_machine = moved;
+    for (int k = 0; k < instance.machines; ++k) by_machine.lists[machines[k]] = moved.lists[k];
+    moved = std::move(by_machine);
+  }
+  return {copy, moved};
+}
+
 std::int64_t lower_bound(const JsspInstance& instance) {
   std::vector<std::int64_t> load(instance.machines, 0);
   std::int64_t bound = 0;
@@ -197,6 +228,13 @@ class JsspProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return jssp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return jssp::prompt(cast(instance)); }
+  // Scheduling clauses carry no neighbour lists: `candidates` does not apply.
+  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
+    return jssp::compact_prompt(cast(instance));
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return jssp::symmetric_copy(cast(instance), solution, rng);
+  }
   // A schedule has a makespan only as a timetable; an infeasible one is scored as the
   // timetable its repair decodes to (the same number for a feasible one).
   double objective(const Instance& instance, const Solution& solution) const override {

@@ -50,4 +50,28 @@ std::vector<int> flatten(const std::vector<std::vector<int>>& lists) {
   return out;
 }
 
+std::vector<int> random_relabelling(int n, const std::vector<int>& fixed, Rng& rng) {
+  std::vector<bool> is_fixed(static_cast<std::size_t>(std::max(n, 0)), false);
+  for (int f : fixed)
+    if (f >= 0 && f < n) is_fixed[f] = true;
+  std::vector<int> moving;  // the ids that take part, shuffled among themselves
+  for (int i = 0; i < n; ++i)
+    if (!is_fixed[i]) moving.push_back(i);
+  std::vector<int> targets = moving;
+  rng.shuffle(targets);
+  std::vector<int> relabel(static_cast<std::size_t>(std::max(n, 0)));
+  for (int i = 0; i < n; ++i) relabel[i] = i;
+  for (std::size_t k = 0; k < moving.size(); ++k) relabel[moving[k]] = targets[k];
+  return relabel;
+}
+
+Solution relabelled(const Solution& solution, const std::vector<int>& relabel) {
+  Solution out = solution;
+  const int n = static_cast<int>(relabel.size());
+  for (auto& list : out.lists)
+    for (int& v : list)
+      if (v >= 0 && v < n) v = relabel[v];
+  return out;
+}
+
 }  // namespace falcon::problems

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
 
@@ -69,6 +70,27 @@ std::string prompt(const GraphInstance& instance, std::string_view tag) {
   return out;
 }
 
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag) {
+  // "MIS:#0:#3#7;#1;#2:#5;" — every vertex with all its neighbours' IDs, so that each edge is
+  // written twice and "may v join?" is a look at v's own clause.
+  const Graph& g = instance.graph;
+  std::string out = std::string(tag) + ":";
+  for (int v = 0; v < g.n; ++v) out += compact_clause(v, {}, std::vector<int>(g.neighbors(v).begin(), g.neighbors(v).end()));
+  return out;
+}
+
+SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng) {
+  const std::vector<int> relabel = random_relabelling(instance.size(), {}, rng);
+  std::vector<std::pair<int, int>> edges;
+  for (const auto& [u, v] : instance.graph.edges) edges.emplace_back(relabel[u], relabel[v]);
+  auto copy = std::make_shared<GraphInstance>();
+  copy->graph = Graph::from_edges(instance.size(), std::move(edges));
+  copy->name = instance.name + "~";
+  Solution moved = relabelled(set, relabel);
+  for (auto& list : moved.lists) std::sort(list.begin(), list.end());  // a set is written ascending
+  return {copy, moved};
+}
+
 int set_size(const Graph& g, const std::vector<int>& items) {
   return static_cast<int>(deduplicate(items, 0, g.n - 1).kept.size());
 }
@@ -102,10 +124,13 @@ class GraphProblem : public Problem {
     return mis_mvc::generate(options, seed, name());
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return mis_mvc::read_file(path); }
-  std::string prompt(const Instance& instance) const override {
-    std::string tag(name());
-    for (char& c : tag) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return mis_mvc::prompt(cast(instance), tag);
+  std::string prompt(const Instance& instance) const override { return mis_mvc::prompt(cast(instance), tag()); }
+  // A graph's clauses list neighbours, not candidates: `candidates` does not apply.
+  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
+    return mis_mvc::compact_prompt(cast(instance), tag());
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return mis_mvc::symmetric_copy(cast(instance), solution, rng);
   }
   double objective(const Instance& instance, const Solution& solution) const override {
     return set_size(cast(instance).graph, solution.items());
@@ -150,6 +175,11 @@ class GraphProblem : public Problem {
 
  protected:
   const GraphInstance& cast(const Instance& i) const { return instance_as<GraphInstance>(i, name()); }
+  std::string tag() const {  // "MIS", "MVC": the prompts' first word
+    std::string t(name());
+    for (char& c : t) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return t;
+  }
 
   // The graph with the chosen set; `independent`: MIS (else MVC) decides which edges break the rule.
   GraphSet graph_picture(const Instance& instance, const Solution& solution, const Solution* raw,

@@ -32,6 +32,10 @@ std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uin
 std::shared_ptr<GraphInstance> read_file(const std::string& path);
 // "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
+// The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours.
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag);
+// Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
+SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
 
 // Distinct valid ids in the list: |S|, the objective of both problems.
 int set_size(const Graph& g, const std::vector<int>& items);

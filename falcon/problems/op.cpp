@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/op_files.h"
 #include "falcon/problems/params.h"
@@ -115,49 +115,73 @@ std::shared_ptr<OpInstance> read_file(const std::string& path) {
   throw Error(path + ": unknown OP file type '" + ext + "' (use .oplib for OPLib, .txt for Tsiligirides/Chao)");
 }
 
+namespace {
+// Prizes as the prompts write them: as they are when all are integers (OPLib, Tsiligirides,
+// const) and as round(100 p) otherwise (the generator's prizes are multiples of 1/100).
+std::vector<double> prompt_prizes(const OpInstance& instance) {
+  const bool integral = std::all_of(instance.prizes.begin(), instance.prizes.end(), [](double p) { return p == std::floor(p); });
+  std::vector<double> out;
+  for (double p : instance.prizes) out.push_back(std::round(integral ? p : 100 * p));
+  return out;
+}
+}  // namespace
+
 std::string prompt(const OpInstance& instance) {
   // "OP n=3 budget=2000: 0:(12,873,0) 1:(500,3,57) 2:(999,41,100)". Coordinates follow
   // prompt_coordinates (floor(1000 x), or scaled by 1000 / largest extent for file
-  // coordinates); the budget is scaled the same way and floored. Prizes are printed as they
-  // are when all are integers (OPLib, Tsiligirides, const) and as round(100 p) otherwise (the
-  // generator's prizes are multiples of 1/100). s-t paths add "start=.. end=..". The scaled
-  // budget means something only when distances come from the coordinates (not GEO/EXPLICIT).
-  const auto& coords = instance.geometry.coords;
-  double scale = 1.0;
-  if (!coords.empty()) {
-    double lo_x = coords[0].x, lo_y = coords[0].y, hi_x = lo_x, hi_y = lo_y;
-    for (const auto& p : coords) {
-      lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x);
-      lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
-    }
-    const bool unit = lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1;  // as prompt_coordinates
-    scale = unit ? 1000.0 : 1000.0 / std::max({hi_x - lo_x, hi_y - lo_y, 1e-12});
-  }
-  const bool integral = std::all_of(instance.prizes.begin(), instance.prizes.end(), [](double p) { return p == std::floor(p); });
-  // Whole numbers as text at any magnitude (a file's coincident nodes make the scale huge, and a
-  // cast to long long would overflow).
-  auto whole = [](double x) {
-    char buf[400];
-    std::snprintf(buf, sizeof buf, "%.0f", x + 0.0);  // + 0.0: no "-0"
-    return std::string(buf);
-  };
-  auto prize_text = [&](int i) {
-    const double p = integral ? instance.prizes[i] : 100 * instance.prizes[i];
-    return whole(std::round(p));
-  };
+  // coordinates); the budget is scaled the same way and floored. s-t paths add
+  // "start=.. end=..". The scaled budget means something only when distances come from the
+  // coordinates (not GEO/EXPLICIT).
+  const auto prizes = prompt_prizes(instance);
   std::string out = "OP n=" + std::to_string(instance.size()) +
-                    " budget=" + whole(std::floor(instance.budget * scale));
+                    " budget=" + whole_number_text(std::floor(instance.budget * prompt_scale(instance.geometry.coords)));
   if (instance.start != 0 || instance.end != 0) {
     out += " start=" + std::to_string(instance.start) + " end=" + std::to_string(instance.end);
   }
   out += ":";
-  const auto xy = prompt_coordinates(coords);
+  const auto xy = prompt_coordinates(instance.geometry.coords);
   for (int i = 0; i < instance.size(); ++i) {
     out += " " + std::to_string(i) + ":(";
     if (!xy.empty()) out += std::to_string(xy[i].first) + "," + std::to_string(xy[i].second) + ",";
-    out += prize_text(i) + ")";
+    out += whole_number_text(prizes[i]) + ")";
   }
   return out;
+}
+
+std::string compact_prompt(const OpInstance& instance, int candidates) {
+  // "OP:200;#0 50 50 0:#5#3;#1 12 87 57:#2#4;" — the budget on the coordinates' 0..99 grid, then
+  // per node its ID, grid coordinates, prize and nearest neighbours. The start and end are
+  // never candidates (the route text leaves them out); an s-t path names them: "OP:200#0#1;".
+  const auto prizes = prompt_prizes(instance);
+  const auto xy = prompt_coordinates(instance.geometry.coords, /*grid=*/100);
+  const auto near = nearest_neighbours(instance.geometry, candidates + 2);
+  std::string out = "OP:" + whole_number_text(std::floor(instance.budget * prompt_scale(instance.geometry.coords, 100)));
+  if (instance.start != 0 || instance.end != 0) out += "#" + std::to_string(instance.start) + "#" + std::to_string(instance.end);
+  out += ";";
+  for (int i = 0; i < instance.size(); ++i) {
+    std::vector<double> numbers;
+    if (!xy.empty()) numbers = {double(xy[i].first), double(xy[i].second)};
+    numbers.push_back(prizes[i]);
+    std::vector<int> ids;
+    for (int j : near[i])
+      if (j != instance.start && j != instance.end && static_cast<int>(ids.size()) < candidates) ids.push_back(j);
+    out += compact_clause(i, numbers, ids);
+  }
+  return out;
+}
+
+SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, Rng& rng) {
+  const int symmetry = rng.uniform_int(0, 7);
+  const std::vector<int> relabel = random_relabelling(instance.size(), {instance.start, instance.end}, rng);
+  auto copy = std::make_shared<OpInstance>(instance);  // budget, start and end as they are
+  copy->geometry = symmetric_geometry(instance.geometry, relabel, symmetry);
+  for (int i = 0; i < instance.size(); ++i) copy->prizes[relabel[i]] = instance.prizes[i];
+  copy->name = instance.name + "~" + std::to_string(symmetry);
+  Solution moved = relabelled(route, relabel);
+  // A depot tour reads the same either way round; an s-t path does not.
+  if (instance.start == instance.end && rng.bernoulli(0.5))
+    for (auto& list : moved.lists) std::reverse(list.begin(), list.end());
+  return {copy, moved};
 }
 
 double route_length(const OpInstance& instance, const std::vector<int>& route) {
@@ -242,6 +266,12 @@ class OpProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return op::read_file(path); }
   std::string prompt(const Instance& instance) const override { return op::prompt(cast(instance)); }
+  std::string compact_prompt(const Instance& instance, int candidates) const override {
+    return op::compact_prompt(cast(instance), candidates);
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return op::symmetric_copy(cast(instance), solution, rng);
+  }
   double objective(const Instance& instance, const Solution& solution) const override {
     return route_prize(cast(instance), solution.items());
   }

@@ -39,6 +39,10 @@ std::shared_ptr<OpInstance> generate(const GenerateOptions& options, std::uint64
 // `.oplib` (OPLib) or `.txt` (Tsiligirides/Chao); see op_files.h.
 std::shared_ptr<OpInstance> read_file(const std::string& path);
 std::string prompt(const OpInstance& instance);
+std::string compact_prompt(const OpInstance& instance, int candidates);  // text_style.h
+// Nodes other than the start and end relabelled, the points through a symmetry of the square,
+// a depot tour in either direction (Problem::symmetric_copy).
+SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, Rng& rng);
 
 // start -> route... -> end; invalid ids are skipped.
 double route_length(const OpInstance& instance, const std::vector<int>& route);

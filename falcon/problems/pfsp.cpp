@@ -10,6 +10,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
 
@@ -186,6 +187,28 @@ std::string prompt(const PfspInstance& instance) {
   return out;
 }
 
+std::string compact_prompt(const PfspInstance& instance) {
+  // "PFSP:#1 54 83 15;#2 79 3 11;" — each job's ID (1-based like the solution) and its
+  // processing times in machine order.
+  std::string out = "PFSP:";
+  for (int j = 0; j < instance.jobs; ++j) {
+    std::vector<double> times;
+    for (int k = 0; k < instance.machines; ++k) times.push_back(instance.p(j, k));
+    out += compact_clause(j + 1, times, {});
+  }
+  return out;
+}
+
+SymmetricCopy symmetric_copy(const PfspInstance& instance, const Solution& order, Rng& rng) {
+  const std::vector<int> relabel = random_relabelling(instance.jobs, {}, rng);
+  auto copy = std::make_shared<PfspInstance>(instance);  // machines keep their order: it is the flow
+  for (int j = 0; j < instance.jobs; ++j)
+    for (int k = 0; k < instance.machines; ++k)
+      copy->times[static_cast<std::size_t>(relabel[j]) * instance.machines + k] = instance.p(j, k);
+  copy->name = instance.name + "~";
+  return {copy, relabelled(order, relabel)};
+}
+
 long long makespan(const PfspInstance& instance, const std::vector<int>& order) {
   std::vector<long long> c(instance.machines, 0);  // completion time on each machine so far
   for (int job : order) {
@@ -288,6 +311,13 @@ class PfspProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return pfsp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return pfsp::prompt(cast(instance)); }
+  // Scheduling clauses carry no neighbour lists: `candidates` does not apply.
+  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
+    return pfsp::compact_prompt(cast(instance));
+  }
+  SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
+    return pfsp::symmetric_copy(cast(instance), solution, rng);
+  }
   double objective(const Instance& instance, const Solution& solution) const override {
     return static_cast<double>(makespan(cast(instance), solution.items()));
   }

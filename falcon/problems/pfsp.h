@@ -51,6 +51,9 @@ std::shared_ptr<PfspInstance> generate(const GenerateOptions& options, std::uint
 // a text line, then m rows of n processing times (row = machine).
 std::shared_ptr<PfspInstance> read_file(const std::string& path);
 std::string prompt(const PfspInstance& instance);  // "PFSP n=2 m=3: J1:(5,3,8) J2:(1,9,4)"
+std::string compact_prompt(const PfspInstance& instance);  // "PFSP:#1 5 3 8;#2 1 9 4;" (text_style.h)
+// Jobs relabelled; the machines keep their order (Problem::symmetric_copy).
+SymmetricCopy symmetric_copy(const PfspInstance& instance, const Solution& order, Rng& rng);
 
 // Makespan of the order, skipping ids outside [0, n) (duplicates are scheduled twice).
 long long makespan(const PfspInstance& instance, const std::vector<int>& order);

@@ -18,7 +18,7 @@ std::string Problem::format(const Instance& instance, const Solution& solution) 
 
 std::string Problem::compact_prompt(const Instance&, int) const {
   throw Error("text style 'compact' is not written for " + std::string(name()) +
-              " yet (it exists for tsp); use text.style: paper");
+              " yet (override Problem::compact_prompt); use text.style: paper");
 }
 
 SymmetricCopy Problem::symmetric_copy(const Instance&, const Solution&, Rng&) const {

@@ -62,22 +62,37 @@ std::vector<Point> sample_points(Rng& rng, int n, const std::string& distributio
   throw Error("unknown routing distribution '" + distribution + "' (use uniform or gm)");
 }
 
-std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid) {
-  std::vector<std::pair<int, int>> out;
-  if (coords.empty()) return out;
+namespace {
+struct Extent {
+  double lo_x, lo_y, hi_x, hi_y, extent;
+  bool unit;  // inside [0, 1)^2: the paper's own coordinates, written as they are
+};
+Extent extent_of(const std::vector<Point>& coords) {
   double lo_x = coords[0].x, lo_y = coords[0].y, hi_x = lo_x, hi_y = lo_y;
   for (const auto& p : coords) {
     lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x);
     lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
   }
-  const bool unit = lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1;
-  const double extent = std::max({hi_x - lo_x, hi_y - lo_y, 1e-12});
+  return {lo_x, lo_y, hi_x, hi_y, std::max({hi_x - lo_x, hi_y - lo_y, 1e-12}), lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1};
+}
+}  // namespace
+
+double prompt_scale(const std::vector<Point>& coords, int grid) {
+  if (coords.empty()) return 1.0;
+  const Extent e = extent_of(coords);
+  return e.unit ? grid : grid / e.extent;
+}
+
+std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid) {
+  std::vector<std::pair<int, int>> out;
+  if (coords.empty()) return out;
+  const Extent e = extent_of(coords);
   for (const auto& p : coords) {
-    if (unit) {
+    if (e.unit) {
       out.emplace_back(static_cast<int>(std::floor(grid * p.x)), static_cast<int>(std::floor(grid * p.y)));
     } else {
-      const int x = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.x - lo_x) / extent)));
-      const int y = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.y - lo_y) / extent)));
+      const int x = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.x - e.lo_x) / e.extent)));
+      const int y = std::min(grid - 1, static_cast<int>(std::floor(grid * (p.y - e.lo_y) / e.extent)));
       out.emplace_back(x, y);
     }
   }
@@ -99,6 +114,28 @@ std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry
     out[i].assign(others.begin(), others.begin() + keep);
   }
   return out;
+}
+
+RoutingGeometry symmetric_geometry(const RoutingGeometry& geometry, const std::vector<int>& relabel, int symmetry) {
+  const int n = geometry.n;
+  std::vector<Point> moved(geometry.coords.size());
+  if (!geometry.coords.empty()) {
+    // Mirror inside [lo, hi] per axis: for unit-square points [0, 1) maps onto itself.
+    const Extent e = extent_of(geometry.coords);
+    const double below_one = std::nextafter(1.0, 0.0);  // x -> below_one - x keeps [0, 1) in [0, 1)
+    const double top_x = e.unit ? below_one : e.lo_x + e.hi_x, top_y = e.unit ? below_one : e.lo_y + e.hi_y;
+    for (int i = 0; i < n; ++i) {
+      Point p = geometry.coords[i];
+      if (symmetry & 1) p.x = top_x - p.x;
+      if (symmetry & 2) p.y = top_y - p.y;
+      if (symmetry & 4) std::swap(p.x, p.y);
+      moved[relabel[i]] = p;
+    }
+  }
+  std::vector<double> distance(geometry.distance.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) distance[static_cast<std::size_t>(relabel[i]) * n + relabel[j]] = geometry.d(i, j);
+  return RoutingGeometry::from_matrix(std::move(distance), n, std::move(moved));
 }
 
 }  // namespace falcon::problems

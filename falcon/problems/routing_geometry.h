@@ -43,10 +43,19 @@ std::vector<Point> sample_points(Rng& rng, int n, const std::string& distributio
 // coordinates; other coordinates are scaled into [0, 1000) by the largest extent first.
 // `grid` replaces 1000 (the compact text style writes floor(100 x)).
 std::vector<std::pair<int, int>> prompt_coordinates(const std::vector<Point>& coords, int grid = 1000);
+// The factor prompt_coordinates multiplies lengths by (grid, or grid / largest extent; 1 without
+// coordinates): what a length such as OP's budget is scaled by to be read beside them.
+double prompt_scale(const std::vector<Point>& coords, int grid = 1000);
 
 // For every node, its `k` nearest other nodes among those >= `first` (1: customers only), nearest
 // first, ties broken by index so the lists are deterministic; k is capped at how many there are.
 // The candidate lists of the local searches and of the compact text style.
 std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k, int first = 0);
+
+// The geometry seen through one symmetry: node i becomes relabel[i], and the points take one of
+// the 8 symmetries of their bounding square (bit 0 mirrors x, bit 1 mirrors y, bit 2 swaps the
+// axes; points in [0, 1)^2 stay there). Distances are carried over, not recomputed, so each one
+// is the same bit for bit under any distance rule (a route's length only up to summation order).
+RoutingGeometry symmetric_geometry(const RoutingGeometry& geometry, const std::vector<int>& relabel, int symmetry);
 
 }  // namespace falcon::problems

@@ -1,11 +1,12 @@
 #pragma once
 // How a problem's text looks to the model. `paper` is Appendix D's grammar and LLMCoSolver's
 // prompt, for fine-tuning pretrained LLMs. `compact` is for models trained from scratch: IDs are
-// their own tokens ("#7", never a number), each entity's numbers stand next to its ID on a coarse
-// grid, and routing prompts may list each node's nearest neighbours, so that "go to a near,
-// unvisited node" becomes a lookup of IDs instead of arithmetic on coordinates:
+// their own tokens ("#7", never a number), each entity's numbers stand next to its ID (on a coarse
+// grid for coordinates), and routing prompts may list each node's nearest neighbours, so that
+// "go to a near, unvisited node" becomes a lookup of IDs instead of arithmetic on coordinates:
 //   prompt    TSP:#0 12 87:#5#3;#1 40 2:#7#4;...        (grid 0..99, 2 candidates)
 //   solution  Route: [#0, #5, #3, ...], Objective: 3.85
+// Each problem writes its own clauses (Problem::compact_prompt, helpers in compact_text.h).
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>

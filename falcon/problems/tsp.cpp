@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
 #include "falcon/problems/tsplib.h"
@@ -56,15 +57,13 @@ std::string prompt(const TspInstance& instance) {
 
 std::string compact_prompt(const TspInstance& instance, int candidates) {
   // "TSP:#0 12 87:#5#3;#1 40 2:#7#4;" — ID, grid coordinates 0..99, nearest neighbours' IDs.
-  // IDs and numbers are whole tokens, so clauses need no separator between an ID and a number.
   const auto coords = prompt_coordinates(instance.geometry.coords, /*grid=*/100);
   const auto near = nearest_neighbours(instance.geometry, candidates);
   std::string out = "TSP:";
-  for (std::size_t i = 0; i < coords.size(); ++i) {
-    out += "#" + std::to_string(i) + " " + std::to_string(coords[i].first) + " " + std::to_string(coords[i].second);
-    if (!near[i].empty()) out += ":";
-    for (int j : near[i]) out += "#" + std::to_string(j);
-    out += ";";
+  for (int i = 0; i < instance.size(); ++i) {
+    std::vector<double> xy;
+    if (!coords.empty()) xy = {double(coords[i].first), double(coords[i].second)};
+    out += compact_clause(i, xy, near[i]);
   }
   return out;
 }
@@ -107,33 +106,12 @@ std::vector<int> repair_tour(const TspInstance& instance, const std::vector<int>
 
 SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, Rng& rng) {
   const int n = instance.size();
-  const auto& coords = instance.geometry.coords;
-  // Mirror inside [lo, hi] per axis: for unit-square points [0, 1) maps onto itself.
-  double lo_x = coords[0].x, hi_x = lo_x, lo_y = coords[0].y, hi_y = lo_y;
-  for (const auto& p : coords) {
-    lo_x = std::min(lo_x, p.x), hi_x = std::max(hi_x, p.x);
-    lo_y = std::min(lo_y, p.y), hi_y = std::max(hi_y, p.y);
-  }
-  const bool unit = lo_x >= 0 && lo_y >= 0 && hi_x < 1 && hi_y < 1;
-  const double below_one = std::nextafter(1.0, 0.0);  // x -> below_one - x keeps [0, 1) in [0, 1)
-  const double top_x = unit ? below_one : lo_x + hi_x, top_y = unit ? below_one : lo_y + hi_y;
-  const int symmetry = rng.uniform_int(0, 7);  // bit 0: mirror x, bit 1: mirror y, bit 2: swap axes
-  std::vector<int> relabel(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) relabel[i] = i;
-  rng.shuffle(relabel);
-  std::vector<Point> moved(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    Point p = coords[i];
-    if (symmetry & 1) p.x = top_x - p.x;
-    if (symmetry & 2) p.y = top_y - p.y;
-    if (symmetry & 4) std::swap(p.x, p.y);
-    moved[relabel[i]] = p;
-  }
+  const int symmetry = rng.uniform_int(0, 7);
+  const std::vector<int> relabel = random_relabelling(n, {}, rng);
   auto copy = std::make_shared<TspInstance>();
-  copy->geometry = RoutingGeometry::euclidean(std::move(moved));
+  copy->geometry = symmetric_geometry(instance.geometry, relabel, symmetry);
   copy->name = instance.name + "~" + std::to_string(symmetry);
-  std::vector<int> route;
-  for (int v : tour.items()) route.push_back(v >= 0 && v < n ? relabel[v] : v);
+  std::vector<int> route = relabelled(tour, relabel).items();
   if (rng.bernoulli(0.5)) std::reverse(route.begin(), route.end());
   const auto zero = std::find(route.begin(), route.end(), 0);
   if (zero != route.end()) std::rotate(route.begin(), zero, route.end());

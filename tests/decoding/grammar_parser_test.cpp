@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -138,12 +139,14 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
   fs::remove(path);
   EXPECT_EQ(error_of([] { Grammar::load("/nonexistent/x.bnf"); }), "grammar: cannot open '/nonexistent/x.bnf'");
 
-  EXPECT_EQ(builtin_grammar_names(), (std::vector<std::string>{"cvrp", "jssp", "mis", "mvc", "op", "pfsp", "tsp", "tsp_compact"}));
+  EXPECT_EQ(builtin_grammar_names(),
+            (std::vector<std::string>{"cvrp", "cvrp_compact", "jssp", "jssp_compact", "mis", "mis_compact", "mvc",
+                                      "mvc_compact", "op", "op_compact", "pfsp", "pfsp_compact", "tsp", "tsp_compact"}));
   for (const auto& name : builtin_grammar_names()) {
     EXPECT_EQ(builtin_grammar(name).source(), "grammars/" + name + ".bnf");
     EXPECT_NO_THROW(ByteDfa::compile(builtin_grammar(name), {1, 30})) << name;
   }
-  EXPECT_NE(error_of([] { builtin_grammar_text("knapsack"); }).find("no built-in grammar 'knapsack' (known: cvrp, jssp"),
+  EXPECT_NE(error_of([] { builtin_grammar_text("knapsack"); }).find("no built-in grammar 'knapsack' (known: cvrp, cvrp_compact, jssp"),
             std::string::npos);
 }
 
@@ -156,6 +159,27 @@ TEST(GrammarParser, EmbeddedGrammarsAreTheFilesOfGrammarsDir) {
     EXPECT_EQ(builtin_grammar_text(name), text) << name;
     EXPECT_EQ(Grammar::load(path).fingerprint(), builtin_grammar(name).fingerprint());
   }
+}
+
+TEST(GrammarParser, CompactGrammarsAreThePapersWithIdTokens) {
+  // Each <problem>_compact.bnf is <problem>.bnf with "#" before every <index>, comments aside:
+  // the two styles cannot drift apart in anything but the ID prefix.
+  const auto rules = [](std::string_view text) {
+    std::string out;
+    std::istringstream in{std::string(text)};
+    for (std::string line; std::getline(in, line);)
+      if (line.empty() || line[0] != '#') out += line + "\n";
+    return out;
+  };
+  int compact = 0;
+  for (const auto& name : builtin_grammar_names()) {
+    if (name.size() < 8 || name.substr(name.size() - 8) != "_compact") continue;
+    std::string expected = rules(builtin_grammar_text(name.substr(0, name.size() - 8)));
+    for (std::size_t at = 0; (at = expected.find("<index>", at)) != std::string::npos; at += 11) expected.insert(at, "\"#\" ");
+    EXPECT_EQ(rules(builtin_grammar_text(name)), expected) << name;
+    ++compact;
+  }
+  EXPECT_EQ(compact, 7);
 }
 
 TEST(GrammarParser, GarbageNeverCrashes) {
@@ -173,7 +197,7 @@ TEST(GrammarParser, GarbageNeverCrashes) {
       text = "root ::= ";
       for (int i = rng.uniform_int(0, 40); i > 0; --i) text += kAlphabet[rng.uniform_int(0, static_cast<int>(kAlphabet.size()) - 1)];
     } else {
-      text = std::string(builtin_grammar_text(builtin_grammar_names()[k % 7]));
+      text = std::string(builtin_grammar_text(builtin_grammar_names()[k % builtin_grammar_names().size()]));
       for (int e = rng.uniform_int(1, 4); e > 0; --e)
         text[rng.uniform_int(0, static_cast<int>(text.size()) - 1)] =
             kAlphabet[rng.uniform_int(0, static_cast<int>(kAlphabet.size()) - 1)];

@@ -77,7 +77,7 @@ class Results(unittest.TestCase):
             self.assertIn("| 50.0 | 25.0 | 30.0 |", text)  # raw valid, raw gap over the valid, repaired gap
             self.assertIn("0.570 per token", text)        # ln 19! / 69
             self.assertIn("## paper\n\nnot run", text)
-            self.assertIn("Nearest neighbour on the same 200 instances: 17.7% gap.", text)
+            self.assertIn("compact_k4: nearest neighbor on the same instances: 17.7% gap.", text)
             self.assertTrue(os.path.getsize(os.path.join(out, "curves.png")) > 1000)
 
 

@@ -214,6 +214,30 @@ TEST(Op, PromptPinsTheExactText) {
   EXPECT_EQ(prompt(*st), "OP n=5 budget=1250 start=0 end=1: 0:(0,250,0) 1:(999,250,0) 2:(250,500,5) 3:(500,0,8) 4:(750,250,2)");
 }
 
+TEST(Op, PromptsWriteBudgetsAndPrizesOfAnySize) {
+  // Regression (benchmark-file fuzzing): a file's budget or prizes beyond the range of a 64-bit
+  // integer once reached an overflowing cast while the prompt was written. Both styles now write
+  // them in full.
+  const auto huge = make({{0, 0}, {3, 0}, {0, 4}}, {0, 1e30, 7}, 1e200);
+  const std::string paper = prompt(*huge);
+  const std::string compact = compact_prompt(*huge, 0);
+  // Scaled by 1000 / 4 (the largest extent) and 100 / 4: about 2.5e202 and 2.5e201, every digit
+  // written (as the double holds them), no sign, no exponent.
+  const auto number_after = [](const std::string& text, const std::string& key, char end) {
+    const std::size_t at = text.find(key) + key.size();
+    return text.substr(at, text.find(end, at) - at);
+  };
+  const std::string paper_budget = number_after(paper, "budget=", ':');
+  const std::string compact_budget = number_after(compact, "OP:", ';');
+  EXPECT_EQ(paper_budget.size(), 203u) << paper;
+  EXPECT_EQ(compact_budget.size(), 202u) << compact;
+  EXPECT_EQ(paper_budget.substr(0, 3), "249");
+  EXPECT_EQ(paper_budget.find_first_not_of("0123456789"), std::string::npos);
+  EXPECT_EQ(compact_budget.find_first_not_of("0123456789"), std::string::npos);
+  EXPECT_NE(paper.find(",1000000000000000019884624838656)"), std::string::npos) << paper;  // 1e30 as a double
+  EXPECT_NE(compact.find(" 1000000000000000019884624838656;"), std::string::npos) << compact;
+}
+
 TEST(Op, ReadsTsiligiridesAsAnStPath) {
   const auto inst = read_tsiligirides(kData + "tiny.txt");
   EXPECT_EQ(inst->name, "tiny");

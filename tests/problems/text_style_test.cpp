@@ -2,10 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "falcon/core/error.h"
 #include "falcon/problems/registry.h"
+#include "falcon/problems/cvrp.h"
+#include "falcon/problems/jssp.h"
+#include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/op.h"
+#include "falcon/problems/pfsp.h"
 #include "falcon/problems/tsp.h"
 
 namespace falcon::problems {
@@ -82,15 +89,64 @@ TEST(TextStyle, BadStylesAreNamedErrors) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("r.yaml: text"), std::string::npos);
   }
-  // Problems without a compact prompt yet say so, naming the problem and the way out.
-  const Problem& cvrp = with_text_style(problem_by_name("cvrp"), make_text_style("compact", 0, "t"));
-  GenerateOptions options;
-  try {
-    cvrp.prompt(*cvrp.generate(options, 1));
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cvrp"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("text.style: paper"), std::string::npos);
+}
+
+const Problem& compact(const std::string& problem, int candidates) {
+  return with_text_style(problem_by_name(problem), make_text_style("compact", candidates, "test"));
+}
+
+TEST(TextStyle, CompactPromptsOfTheOtherProblems) {
+  auto op = std::make_shared<op::OpInstance>();
+  op->geometry = RoutingGeometry::euclidean({{0.5, 0.5}, {0.125, 0.875}, {0.9, 0.1}});
+  op->prizes = {0, 0.57, 1};
+  op->budget = 2;
+  // Budget on the 0..99 grid (2 -> 200); prizes as round(100 p); the depot is never a candidate.
+  EXPECT_EQ(compact("op", 1).prompt(*op), "OP:200;#0 50 50 0:#1;#1 12 87 57:#2;#2 90 10 100:#1;");
+  op->end = 2;  // an s-t path names its ends, and neither is a candidate
+  EXPECT_EQ(compact("op", 2).prompt(*op), "OP:200#0#2;#0 50 50 0:#1;#1 12 87 57;#2 90 10 100:#1;");
+
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0.5, 0.5}, {0.125, 0.875}, {0.9, 0.1}, {0.2, 0.8}});
+  cvrp->demands = {0, 5, 7, 3};
+  cvrp->capacity = 10;
+  EXPECT_EQ(compact("cvrp", 1).prompt(*cvrp), "CVRP:10;#0 50 50:#3;#1 12 87 5:#3;#2 90 10 7:#3;#3 20 80 3:#1;");
+
+  auto graph = std::make_shared<GraphInstance>();
+  graph->graph = Graph::from_edges(4, {{0, 1}, {0, 3}, {1, 3}});
+  // Every neighbour of every vertex (each edge twice); an isolated vertex is its ID alone.
+  EXPECT_EQ(compact("mis", 0).prompt(*graph), "MIS:#0:#1#3;#1:#0#3;#2;#3:#0#1;");
+  EXPECT_EQ(compact("mvc", 4).prompt(*graph), "MVC:#0:#1#3;#1:#0#3;#2;#3:#0#1;");
+
+  auto pfsp = std::make_shared<pfsp::PfspInstance>();
+  pfsp->jobs = 2, pfsp->machines = 3, pfsp->times = {5, 3, 8, 1, 9, 4};
+  EXPECT_EQ(compact("pfsp", 0).prompt(*pfsp), "PFSP:#1 5 3 8;#2 1 9 4;");
+
+  auto jssp = std::make_shared<jssp::JsspInstance>();
+  jssp->jobs = 2, jssp->machines = 2;
+  jssp->routes = {{{0, 5}, {1, 3}}, {{1, 4}, {0, 6}}};
+  EXPECT_EQ(compact("jssp", 0).prompt(*jssp), "JSSP:#1 1 5 2 3;#2 2 4 1 6;");
+}
+
+TEST(TextStyle, EveryProblemsCompactTextRoundTripsThroughItsGrammar) {
+  for (const std::string_view problem : problem_names()) {
+    const std::string name(problem);
+    const Problem& paper = problem_by_name(name);
+    const Problem& p = compact(name, 3);
+    GenerateOptions options;
+    options.n = 8;
+    const auto inst = p.generate(options, 4);
+    std::vector<int> everything(inst->size());
+    for (int i = 0; i < inst->size(); ++i) everything[i] = i;
+    const Solution solution = p.repair(*inst, Solution::flat(everything));
+    ASSERT_FALSE(solution.items().empty()) << name;
+    const std::string text = p.format(*inst, solution);
+    EXPECT_TRUE(p.grammar(*inst).accepts(text)) << name << ": " << text;
+    EXPECT_FALSE(p.grammar(*inst).accepts(paper.format(*inst, solution))) << name;
+    const ParseResult back = p.parse(text);
+    ASSERT_TRUE(back.solution.has_value()) << name << ": " << back.error;
+    EXPECT_EQ(*back.solution, solution) << name;
+    EXPECT_EQ(p.grammar_name(), name + "_compact");
+    EXPECT_EQ(p.prompt(*inst).substr(0, name.size() + 1), paper.prompt(*inst).substr(0, name.size()) + ":") << name;
   }
 }
 
@@ -134,17 +190,79 @@ TEST(SymmetricCopy, TspKeepsTheObjectiveAndChangesTheText) {
   EXPECT_EQ(compact_tsp(4).symmetric_copy(*inst, tour, a).solution, tsp.symmetric_copy(*inst, tour, b).solution);
 }
 
-TEST(SymmetricCopy, ProblemsWithoutSymmetriesSaySo) {
-  GenerateOptions options;
-  const Problem& cvrp = problem_by_name("cvrp");
-  Rng rng(1);
-  try {
-    cvrp.symmetric_copy(*cvrp.generate(options, 1), Solution{}, rng);
-    ADD_FAILURE() << "no error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cvrp"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("data.augment"), std::string::npos);
+TEST(SymmetricCopy, EveryProblemKeepsFeasibilityAndTheObjectiveExactly) {
+  for (const std::string_view problem : problem_names()) {
+    const std::string name(problem);
+    const Problem& p = problem_by_name(name);
+    GenerateOptions options;
+    options.n = 9;
+    const auto inst = p.generate(options, 3);
+    std::vector<int> everything(inst->size());
+    for (int i = 0; i < inst->size(); ++i) everything[i] = i;
+    const Solution label = p.repair(*inst, Solution::flat(everything));
+    ASSERT_TRUE(p.feasible(*inst, label)) << name;
+    Rng rng(2);
+    std::set<std::string> texts;
+    for (int k = 0; k < 12; ++k) {
+      const SymmetricCopy copy = p.symmetric_copy(*inst, label, rng);
+      EXPECT_EQ(copy.instance->size(), inst->size()) << name;
+      EXPECT_TRUE(p.feasible(*copy.instance, copy.solution)) << name;
+      // Distances are carried, not recomputed: only the order of a sum may change the objective.
+      EXPECT_NEAR(p.objective(*copy.instance, copy.solution), p.objective(*inst, label),
+                  1e-12 * std::abs(p.objective(*inst, label))) << name;
+      texts.insert(p.prompt(*copy.instance) + p.format(*copy.instance, copy.solution));
+    }
+    EXPECT_GT(texts.size(), 6u) << name;
   }
+}
+
+TEST(SymmetricCopy, FixedPointsAndOrderConventions) {
+  GenerateOptions options;
+  options.n = 10;
+  Rng rng(4);
+  // OP: the depot (start = end = 0) keeps its ID and its prize.
+  const Problem& op = problem_by_name("op");
+  const auto op_inst = op.generate(options, 1);
+  const auto& op_typed = static_cast<const op::OpInstance&>(*op_inst);
+  const Solution op_route = op.repair(*op_inst, Solution::flat({1, 2, 3}));
+  for (int k = 0; k < 8; ++k) {
+    const auto copy = op.symmetric_copy(*op_inst, op_route, rng);
+    const auto& c = static_cast<const op::OpInstance&>(*copy.instance);
+    EXPECT_EQ(c.start, 0);
+    EXPECT_EQ(c.prizes[0], op_typed.prizes[0]);
+    EXPECT_EQ(c.budget, op_typed.budget);
+  }
+  // CVRP: the depot stays node 0 with demand 0; the routes keep their count.
+  const Problem& cvrp = problem_by_name("cvrp");
+  const auto cvrp_inst = cvrp.generate(options, 1);
+  const Solution routes = cvrp.repair(*cvrp_inst, Solution::flat({1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  const auto copy = cvrp.symmetric_copy(*cvrp_inst, routes, rng);
+  EXPECT_EQ(static_cast<const cvrp::CvrpInstance&>(*copy.instance).demands[0], 0);
+  EXPECT_EQ(copy.solution.lists.size(), routes.lists.size());
+  // MIS: the copy's set is written ascending, as labels are.
+  const Problem& mis = problem_by_name("mis");
+  const auto graph = mis.generate(options, 1);
+  const Solution set = mis.repair(*graph, Solution::flat({0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  const auto mis_copy = mis.symmetric_copy(*graph, set, rng);
+  EXPECT_TRUE(std::is_sorted(mis_copy.solution.items().begin(), mis_copy.solution.items().end()));
+  // JSSP: a machine's sequence moves with the machine: the job sequence on machine k of the copy
+  // holds the jobs whose routes use machine k there.
+  const Problem& jssp = problem_by_name("jssp");
+  options.params["m"] = "4";
+  const auto shop = jssp.generate(options, 1);
+  const Solution schedule = jssp.repair(*shop, Solution{});
+  const auto moved = jssp.symmetric_copy(*shop, schedule, rng);
+  const auto& j = static_cast<const jssp::JsspInstance&>(*moved.instance);
+  for (int k = 0; k < j.machines; ++k)
+    for (int job : moved.solution.lists[k]) {
+      bool uses = false;
+      for (const auto& op : j.routes[job]) uses = uses || op.machine == k;
+      EXPECT_TRUE(uses) << "machine " << k << " job " << job;
+    }
+  // The compact style draws the same copies as the paper's.
+  Rng a(9), b(9);
+  const Problem& compact_cvrp = with_text_style(cvrp, make_text_style("compact", 4, "test"));
+  EXPECT_EQ(compact_cvrp.symmetric_copy(*cvrp_inst, routes, a).solution, cvrp.symmetric_copy(*cvrp_inst, routes, b).solution);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <map>
 #include <regex>
 
+#include <unistd.h>
+
 #include "falcon/core/error.h"
 #include "falcon/problems/tsp.h"
 
@@ -32,6 +34,22 @@ TEST(Tsplib, ReadsCoordinatesWithNintDistances) {
   EXPECT_DOUBLE_EQ(f.geometry.d(0, 1), 10.0);
   EXPECT_DOUBLE_EQ(f.geometry.d(0, 2), 14.0);  // nint(14.142)
   EXPECT_DOUBLE_EQ(f.geometry.d(0, 4), 6.0);   // nint(5.83)
+}
+
+TEST(Tsplib, NintOfDistancesBeyondAnyIntegerType) {
+  // Regression (benchmark-file fuzzing): nint was (int)(x + 0.5), undefined for a distance past
+  // INT_MAX; it is now done in doubles, exact for every representable length.
+  const auto path = std::filesystem::temp_directory_path() / ("falcon_nint_" + std::to_string(::getpid()) + ".tsp");
+  {
+    std::ofstream out(path);
+    out << "NAME: far\nTYPE: TSP\nDIMENSION: 3\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n"
+        << "1 0 0\n2 3e150 0\n3 0 4e10\nEOF\n";
+  }
+  const TsplibFile f = read_tsplib(path.string());
+  std::filesystem::remove(path);
+  EXPECT_DOUBLE_EQ(f.geometry.d(0, 1), 3e150);
+  EXPECT_DOUBLE_EQ(f.geometry.d(0, 2), 4e10);  // past INT_MAX, still exact
+  EXPECT_GE(f.geometry.d(1, 2), 3e150);
 }
 
 TEST(Tsplib, ReadsExplicitUpperRowSymmetrically) {

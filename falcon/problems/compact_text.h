@@ -1,0 +1,20 @@
+#pragma once
+// The pieces of the compact text style's prompts (text_style.h). Every problem writes its
+// instance as clauses, one per entity (node, vertex, job):
+//   "#7 12 87 5:#3#9;"   its ID, its numbers, and after ':' the IDs it points to
+// (nearest neighbours for routing, graph neighbours for MIS/MVC; none for scheduling). IDs and
+// numbers are whole tokens under the whole_ids tokenizer, so no separator stands between an ID
+// and a number, and an ID is never read as a number.
+#include <string>
+#include <vector>
+
+namespace falcon::problems {
+
+// `numbers` are written as whole numbers ("%.0f": any magnitude, no "-0"); callers round them.
+std::string compact_clause(int id, const std::vector<double>& numbers, const std::vector<int>& ids);
+
+// A whole number as text at any magnitude (a file's coincident nodes can make a scaled value
+// huge, and a cast to an integer type would overflow).
+std::string whole_number_text(double x);
+
+}  // namespace falcon::problems
