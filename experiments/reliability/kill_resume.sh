@@ -5,9 +5,10 @@
 #   datagen   the dataset verifies (falcon_datagen --info) and holds the uninterrupted run's
 #             records, each once, equal field by field (compare_datasets.py);
 #   training  final/model.safetensors equals the uninterrupted run's byte for byte (CPU).
-# Odd kills land at a random moment (0.05-2 s after the start); even kills as soon as a write is
-# seen under way (a dataset consolidation's OUTPUT.tmp, a checkpoint's step_N.tmp-PID), polling
-# every few milliseconds, or at 20 s if none is seen. Each kill is logged with what it hit.
+# Every other kill lands at a random moment (0.05-2 s after the start), the others as soon as the process
+# is seen writing (it holds open a dataset consolidation's OUTPUT.tmp, or a file of a checkpoint's
+# step_N.tmp-PID folder: /proc/PID/fd), polling every few milliseconds, or at 20 s if it is never
+# seen writing. Each kill is logged with whether the process had such a file open at that moment.
 #   experiments/reliability/kill_resume.sh [KILLS]      (default 20)
 # BIN (build folder) comes from the environment; the work folder is runs/kill_resume (the
 # configs name it).
@@ -23,11 +24,11 @@ mkdir -p "$out"
 log=$out/campaign.log
 
 random_delay() { awk -v s="$RANDOM$RANDOM" 'BEGIN { srand(s); printf "%.3f", 0.05 + 1.95 * rand() }'; }
-writing() { compgen -G "$1" > /dev/null; }  # a path matching the glob exists
+writing() { ls -l "/proc/$1/fd" 2> /dev/null | grep -q -- "$2"; }  # PID has a file open whose path holds NEEDLE
 
-# run_killed NAME WRITE_GLOB COMMAND...: COMMAND killed `kills` times, then run to its end.
+# run_killed NAME WRITE_NEEDLE COMMAND...: COMMAND killed `kills` times, then run to its end.
 run_killed() {
-  local name=$1 pattern=$2
+  local name=$1 needle=$2
   shift 2
   local k=0 during_write=0 hit rc pid
   while true; do
@@ -36,7 +37,7 @@ run_killed() {
     if [ $k -lt "$kills" ]; then
       if [ $((k % 2)) -eq 1 ]; then
         for ((t = 0; t < 4000; t++)); do
-          writing "$pattern" && break
+          writing $pid "$needle" && break
           kill -0 $pid 2> /dev/null || break
           sleep 0.005
         done
@@ -45,12 +46,12 @@ run_killed() {
       fi
       if kill -0 $pid 2> /dev/null; then
         hit=0
-        writing "$pattern" && hit=1
+        writing $pid "$needle" && hit=1
         kill -9 $pid
         wait $pid 2> /dev/null || true
         k=$((k + 1))
         during_write=$((during_write + hit))
-        echo "$name: kill $k, $([ $hit = 1 ] && echo "during a write ($(compgen -G "$pattern" | head -1))" || echo "no write under way")" >> "$log"
+        echo "$name: kill $k, $([ $hit = 1 ] && echo "while writing ($needle open)" || echo "not writing")" >> "$log"
         continue
       fi
     fi
@@ -60,14 +61,14 @@ run_killed() {
     echo "$name: exit $rc without a kill; see $out/$name.log" | tee -a "$log"
     exit 1
   done
-  echo "$name: $k kills ($during_write during a write), then finished" | tee -a "$log"
+  echo "$name: $k kills ($during_write while writing), then finished" | tee -a "$log"
 }
 
 # --- datagen ---
 data=$out/datagen/tsp20.h5
 mkdir -p "$out/datagen"
 "$bin/datagen/falcon_datagen" --quiet $here/kill_datagen.yaml output="$out/datagen/reference.h5"
-run_killed datagen "$data.tmp" "$bin/datagen/falcon_datagen" --quiet $here/kill_datagen.yaml output="$data"
+run_killed datagen "tsp20.h5.tmp" "$bin/datagen/falcon_datagen" --quiet $here/kill_datagen.yaml output="$data"
 "$bin/datagen/falcon_datagen" --info "$data" | tee -a "$log"
 /usr/bin/python3 $here/compare_datasets.py "$out/datagen/reference.h5" "$data" | tee -a "$log"
 
@@ -79,7 +80,7 @@ resume() {  # run in the background: exec, so that the kill reaches falcon_train
   shift
   if [ -e "$dir/checkpoints/latest" ]; then exec "$@" --resume; else exec "$@"; fi
 }
-run_killed train "$train/killed/checkpoints/step_*.tmp-*" \
+run_killed train ".tmp-" \
   resume "$train/killed" "$bin/tools/falcon_train" $here/kill_train.yaml output_dir="$train/killed"
 if cmp "$train/reference/final/model.safetensors" "$train/killed/final/model.safetensors"; then
   echo "training: final/model.safetensors is byte for byte the uninterrupted run's" | tee -a "$log"
