@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 #include "falcon/core/error.h"
@@ -91,6 +92,13 @@ TEST(TextStyle, BadStylesAreNamedErrors) {
   }
 }
 
+// Repair of a list naming every index once: a feasible, non-trivial solution of any problem.
+Solution repaired_full_list(const Problem& p, const Instance& instance) {
+  std::vector<int> everything(instance.size());
+  std::iota(everything.begin(), everything.end(), 0);
+  return p.repair(instance, Solution::flat(everything));
+}
+
 const Problem& compact(const std::string& problem, int candidates) {
   return with_text_style(problem_by_name(problem), make_text_style("compact", candidates, "test"));
 }
@@ -135,9 +143,7 @@ TEST(TextStyle, EveryProblemsCompactTextRoundTripsThroughItsGrammar) {
     GenerateOptions options;
     options.n = 8;
     const auto inst = p.generate(options, 4);
-    std::vector<int> everything(inst->size());
-    for (int i = 0; i < inst->size(); ++i) everything[i] = i;
-    const Solution solution = p.repair(*inst, Solution::flat(everything));
+    const Solution solution = repaired_full_list(p, *inst);
     ASSERT_FALSE(solution.items().empty()) << name;
     const std::string text = p.format(*inst, solution);
     EXPECT_TRUE(p.grammar(*inst).accepts(text)) << name << ": " << text;
@@ -197,9 +203,7 @@ TEST(SymmetricCopy, EveryProblemKeepsFeasibilityAndTheObjectiveExactly) {
     GenerateOptions options;
     options.n = 9;
     const auto inst = p.generate(options, 3);
-    std::vector<int> everything(inst->size());
-    for (int i = 0; i < inst->size(); ++i) everything[i] = i;
-    const Solution label = p.repair(*inst, Solution::flat(everything));
+    const Solution label = repaired_full_list(p, *inst);
     ASSERT_TRUE(p.feasible(*inst, label)) << name;
     Rng rng(2);
     std::set<std::string> texts;
