@@ -7,7 +7,8 @@ Per variant: the SFT loss per solution token from metrics.jsonl, and for each ev
 the held-out greedy decode (grammar on) without repair (raw validity, mean gap over the valid
 tours) and with repair (mean gap over all instances), against training wall time. Wall time is
 the sum of the gaps between consecutive metrics lines, a stop and resume charged at the running
-rate (training_clock), plus the first line's share.
+rate (training_clock), plus the first line's share. CURVES_MINUTES_ARE (environment) says what the
+minutes are: one thread each, two runs side by side, unless it says otherwise (a GPU's runs).
 """
 import json
 import math
@@ -100,7 +101,8 @@ def main():
     lines = ["# Learning curves (held-out greedy decoding)", "",
              "Made by `experiments/learning_curves/run.sh` (" + " ".join(variants) + "), then "
              "`curves.py " + runs + " " + " ".join(variants) + "`.", "",
-             "Columns: training wall minutes (one thread each, two runs side by side), SFT loss per solution "
+             "Columns: training wall minutes (" + os.environ.get("CURVES_MINUTES_ARE", "one thread each, two runs side by side") +
+             "), SFT loss per solution "
              "token (mean of the logged steps within +-100), greedy decoding with the grammar and without "
              "repair (share of valid solutions, mean gap over the valid ones), and FALCON greedy (with repair: "
              "mean gap over all the instances).", ""]
@@ -159,9 +161,10 @@ def main():
                          f"{valid:.1f} | {raw_gap:.1f} | {rep_gap:.1f} |")
         lines.append("")
         if pts:
-            axes[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v)
-            axes[2].plot([p[0] for p in pts], [p[2] for p in pts], marker="o", label=v + " raw (valid)")
-            axes[2].plot([p[0] for p in pts], [p[3] for p in pts], marker="x", ls="--", label=v + " repaired")
+            colour = loss_line.get_color()  # one colour per variant in every panel
+            axes[1].plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=v, color=colour)
+            axes[2].plot([p[0] for p in pts], [p[2] for p in pts], marker="o", label=v + " raw (valid)", color=colour)
+            axes[2].plot([p[0] for p in pts], [p[3] for p in pts], marker="x", ls="--", label=v + " repaired", color=colour)
     axes[0].set(title="SFT loss per solution token", xlabel="training minutes", ylabel="nats", ylim=(0, 2.0))
     axes[1].set(title="greedy, grammar, no repair: valid solutions", xlabel="training minutes", ylabel="%", ylim=(0, 101))
     axes[2].set(title="greedy gap to the reference", xlabel="training minutes", ylabel="%")

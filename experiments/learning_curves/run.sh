@@ -12,8 +12,10 @@
 # learning-curve dataset (configs/data/{op20,cvrp20,mis50,mvc50,pfsp20,jssp6}.yaml); the others
 # on TSP-20. BIN (build folder), OUT (runs folder), CURVES_OUT (where tables.md and curves.png go,
 # default OUT: pass a folder under experiments/ to update committed results), LIMIT (held-out
-# instances a checkpoint is decoded on, default 200) and EVAL_ARGS (falcon_eval overrides, e.g.
-# device=cuda) are read from the environment; tools/gpu_check.sh runs compact_k4_cuda this way.
+# instances a checkpoint is decoded on, default 200), TRAIN_ARGS and EVAL_ARGS (falcon_train and
+# falcon_eval overrides, e.g. device=cuda) and PARALLEL (variants trained at once, default 2: one
+# thread each on this 2-core machine) are read from the environment; tools/gpu_check.sh runs
+# its variants this way on a GPU.
 # Resumable: a variant with checkpoints continues from its newest (--resume) until its
 # time is spent; evaluated checkpoints are not evaluated again.
 set -euo pipefail
@@ -23,6 +25,7 @@ out=${OUT:-runs/curves}
 minutes=${MINUTES:-45}
 eval_every=${EVAL_EVERY:-250}
 limit=${LIMIT:-200}
+parallel=${PARALLEL:-2}
 here=experiments/learning_curves
 
 problem_of() {  # variant -> its problem
@@ -49,8 +52,10 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     op_k4 | cvrp_k4) echo "" ;;
     op_k4_aug | cvrp_k4_aug) echo "data.augment=true" ;;
     mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
+    mis_echo | mvc_echo) echo "text.style=compact_echo text.candidates=0 model.max_position_embeddings=1024" ;;
+    cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, cvrp_k4, cvrp_k4_aug, mis, mvc, pfsp, jssp)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, cvrp_k4, cvrp_k4_aug, cvrp_echo, mis, mis_echo, mvc, mvc_echo, pfsp, jssp)" >&2; return 1 ;;
   esac
 }
 
@@ -73,7 +78,7 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   local start=$SECONDS
   # shellcheck disable=SC2046
   timeout --signal=TERM "$left" "$bin/tools/falcon_train" $here/sft_tsp20.yaml output_dir="$dir" \
-    data.config="configs/data/$(dataset_of "$(problem_of "$v")").yaml" $(overrides "$v") "${resume[@]}" >> "$dir/train.log" 2>&1 || true
+    data.config="configs/data/$(dataset_of "$(problem_of "$v")").yaml" $(overrides "$v") ${TRAIN_ARGS:-} "${resume[@]}" >> "$dir/train.log" 2>&1 || true
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 
@@ -103,14 +108,12 @@ solution_tokens() {  # variant: tokens of one TSP-20 label + EOS in its text sty
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["tokens"] + 1)' > "$dir/solution_tokens"
 }
 
-for ((i = 0; i < ${#variants[@]}; i += 2)); do  # two one-thread runs at a time
-  train "${variants[i]}" &
-  [ $((i + 1)) -lt ${#variants[@]} ] && train "${variants[i + 1]}" &
+for ((i = 0; i < ${#variants[@]}; i += parallel)); do  # PARALLEL one-thread runs at a time
+  for v in "${variants[@]:i:parallel}"; do train "$v" & done
   wait
 done
-for ((i = 0; i < ${#variants[@]}; i += 2)); do
-  mkdir -p "$out/${variants[i]}/eval"; evaluate "${variants[i]}" &
-  if [ $((i + 1)) -lt ${#variants[@]} ]; then mkdir -p "$out/${variants[i + 1]}/eval"; evaluate "${variants[i + 1]}" & fi
+for ((i = 0; i < ${#variants[@]}; i += parallel)); do
+  for v in "${variants[@]:i:parallel}"; do mkdir -p "$out/$v/eval"; evaluate "$v" & done
   wait
 done
 for v in "${variants[@]}"; do solution_tokens "$v"; done

@@ -10,12 +10,17 @@ std::string whole_number_text(double x) {
   return buf;
 }
 
+std::string id_list_text(const std::vector<int>& ids) {
+  std::string out;
+  for (int j : ids) out += "#" + std::to_string(j);
+  return out;
+}
+
 std::string compact_clause(int id, const std::vector<double>& numbers, const std::vector<int>& ids) {
   std::string out = "#" + std::to_string(id);
   for (double x : numbers) out += " " + whole_number_text(x);
   if (!ids.empty()) out += ":";
-  for (int j : ids) out += "#" + std::to_string(j);
-  return out + ";";
+  return out + id_list_text(ids) + ";";
 }
 
 }  // namespace falcon::problems

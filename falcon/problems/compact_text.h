@@ -10,6 +10,9 @@
 
 namespace falcon::problems {
 
+// "#3#9": IDs run together, as a clause lists them (and the compact_echo style's notes).
+std::string id_list_text(const std::vector<int>& ids);
+
 // `numbers` are written as whole numbers ("%.0f": any magnitude, no "-0"); callers round them.
 std::string compact_clause(int id, const std::vector<double>& numbers, const std::vector<int>& ids);
 

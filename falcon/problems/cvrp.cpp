@@ -153,6 +153,19 @@ std::string compact_prompt(const CvrpInstance& instance, int candidates) {
   return out;
 }
 
+EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes) {
+  EchoNotes notes;
+  for (const auto& route : routes.lists) {
+    long long left = instance.capacity;  // long long: a model's route may be any length
+    notes.emplace_back();
+    for (int v : route) {
+      if (v > 0 && v < instance.size()) left -= instance.demands[v];
+      notes.back().push_back(std::to_string(std::max(left, 0LL)));
+    }
+  }
+  return notes;
+}
+
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng) {
   const int symmetry = rng.uniform_int(0, 7);
   const std::vector<int> relabel = random_relabelling(instance.size(), {0}, rng);  // the depot stays 0
@@ -299,6 +312,9 @@ class CvrpProblem final : public Problem {
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return cvrp::symmetric_copy(cast(instance), solution, rng);
+  }
+  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
+    return cvrp::echo_notes(cast(instance), solution);
   }
   double objective(const Instance& instance, const Solution& solution) const override {
     return total_length(cast(instance), solution);

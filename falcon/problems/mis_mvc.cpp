@@ -95,6 +95,40 @@ int set_size(const Graph& g, const std::vector<int>& items) {
   return static_cast<int>(deduplicate(items, 0, g.n - 1).kept.size());
 }
 
+namespace {
+bool valid_id(int v, int n) { return v >= 0 && v < n; }
+}  // namespace
+
+EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set) {
+  const Graph& g = instance.graph;
+  std::vector<std::string> notes;
+  for (int v : set.items()) {
+    std::vector<int> above;
+    if (valid_id(v, g.n))
+      for (int w : g.neighbors(v)) if (w > v) above.push_back(w);
+    notes.push_back(id_list_text(above));
+  }
+  return {notes};
+}
+
+EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set) {
+  const Graph& g = instance.graph;
+  std::vector<std::string> notes;
+  int previous = -1;  // the last vertex written: the skipped ones lie between it and the next
+  for (int v : set.items()) {
+    std::vector<int> forced;
+    if (valid_id(v, g.n)) {
+      for (int skipped = previous + 1; skipped < v; ++skipped)
+        for (int w : g.neighbors(skipped)) if (w > v) forced.push_back(w);
+      previous = std::max(previous, v);
+    }
+    std::sort(forced.begin(), forced.end());
+    forced.erase(std::unique(forced.begin(), forced.end()), forced.end());
+    notes.push_back(id_list_text(forced));
+  }
+  return {notes};
+}
+
 int multiset_symmetric_difference(std::vector<int> a, std::vector<int> b) {
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
@@ -273,6 +307,9 @@ class MisProblem final : public mis_mvc::GraphProblem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mis_constraint(std::move(instance));
   }
+  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mis_echo_notes(cast(instance), solution);
+  }
   std::string_view name() const override { return "mis"; }
   Sense sense() const override { return Sense::kMaximize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {
@@ -354,6 +391,9 @@ class MvcProblem final : public mis_mvc::GraphProblem {
   }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mvc_constraint(std::move(instance));
+  }
+  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mvc_echo_notes(cast(instance), solution);
   }
   std::string_view name() const override { return "mvc"; }
   Sense sense() const override { return Sense::kMinimize; }

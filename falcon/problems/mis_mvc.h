@@ -36,6 +36,16 @@ std::string prompt(const GraphInstance& instance, std::string_view tag);
 std::string compact_prompt(const GraphInstance& instance, std::string_view tag);
 // Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
+// The compact_echo style's notes (Problem::echo_notes) for a set written ascending; each note is
+// IDs "#u#w" a later vertex of the set must avoid (MIS) or a later vertex must be (MVC):
+//   MIS: after v, its neighbours above v. A set is independent when no vertex it lists appeared
+//        in an earlier note.
+//   MVC: after v, the neighbours above v of the vertices skipped since the previous one. A set is
+//        a cover when no vertex it skips appeared in an earlier note and no skipped vertices are
+//        adjacent to each other.
+// Ids out of range get an empty note.
+EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set);
+EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set);
 
 // Distinct valid ids in the list: |S|, the objective of both problems.
 int set_size(const Graph& g, const std::vector<int>& items);

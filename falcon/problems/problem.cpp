@@ -13,7 +13,15 @@ double gap(Sense sense, double f, double f_star) {
 }
 
 std::string Problem::format(const Instance& instance, const Solution& solution) const {
-  return format_solution(text_format(), solution, objective(instance, solution));
+  const TextFormat fmt = text_format();
+  if (!fmt.echo) return format_solution(fmt, solution, objective(instance, solution));
+  const EchoNotes notes = echo_notes(instance, solution);
+  return format_solution(fmt, solution, objective(instance, solution), &notes);
+}
+
+EchoNotes Problem::echo_notes(const Instance&, const Solution&) const {
+  throw Error("text style 'compact_echo' is not written for " + std::string(name()) +
+              " yet (override Problem::echo_notes); use text.style: compact");
 }
 
 std::string Problem::compact_prompt(const Instance&, int) const {

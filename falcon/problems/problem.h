@@ -102,7 +102,11 @@ class Problem {
   // Throws for a problem that has no picture.
   virtual Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const;
 
-  // psi^-1: the solution in the grammar's text, with its objective.
+  // The compact_echo text style's notes (solution_text.h): after each index of `solution`, the
+  // state the next choice depends on, e.g. the capacity left. Throws for a problem that has none.
+  virtual EchoNotes echo_notes(const Instance& instance, const Solution& solution) const;
+
+  // psi^-1: the solution in the grammar's text, with its objective (and notes, when the text echoes).
   std::string format(const Instance& instance, const Solution& solution) const;
   // psi: strict reads exactly the grammar; lenient salvages truncated or garbled text.
   ParseResult parse(std::string_view text, bool lenient = false) const;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "falcon/core/error.h"
+
 namespace falcon::problems {
 namespace {
 
@@ -24,14 +26,31 @@ int read_index(std::string_view text, std::size_t& pos, int index_base) {
   return static_cast<int>(value - index_base);  // 1-based "0" becomes -1: invalid
 }
 
-void append_list(std::string& out, const std::vector<int>& list, const TextFormat& fmt) {
+// Bytes a note may hold: anything that cannot close or open the structure around it.
+bool note_byte(char c) { return c != '(' && c != ')' && c != '[' && c != ']'; }
+
+void append_list(std::string& out, const std::vector<int>& list, const TextFormat& fmt,
+                 const std::vector<std::string>* notes) {
   out += '[';
   for (std::size_t i = 0; i < list.size(); ++i) {
     if (i) out += ", ";
     out += fmt.index_prefix;
     out += std::to_string(static_cast<long long>(list[i]) + fmt.index_base);
+    if (notes != nullptr) out += " (" + (*notes)[i] + ")";
   }
   out += ']';
+}
+
+// The notes of list `k`, checked against its length; null when the format does not echo.
+const std::vector<std::string>* notes_of(const TextFormat& fmt, const EchoNotes* notes, std::size_t k,
+                                         std::size_t length) {
+  if (!fmt.echo) return nullptr;
+  if (notes == nullptr || k >= notes->size() || (*notes)[k].size() != length)
+    throw Error("solution text: the echo format needs one note per index (list " + std::to_string(k) + ")");
+  for (const auto& note : (*notes)[k])
+    for (char c : note)
+      if (!note_byte(c)) throw Error("solution text: a note may not contain '" + std::string(1, c) + "': '" + note + "'");
+  return &(*notes)[k];
 }
 
 // Recursive-descent reader for the strict grammar. Every method consumes or fails; none loops
@@ -74,6 +93,7 @@ class StrictParser {
     do {
       if (!literal(fmt_.index_prefix) || !is_digit(peek())) return false;
       out.push_back(read_index(text_, pos_, fmt_.index_base));
+      if (fmt_.echo && !note()) return false;
     } while (literal(", "));
     return true;
   }
@@ -82,6 +102,11 @@ class StrictParser {
     if (text_.substr(pos_, prefix.size()) != prefix) return false;
     const std::size_t digit = pos_ + prefix.size();
     return digit < text_.size() && is_digit(text_[digit]);
+  }
+  bool note() {  // " (" note-bytes ")"
+    if (!literal(" (")) return false;
+    while (pos_ < text_.size() && note_byte(text_[pos_])) ++pos_;
+    return literal(")");
   }
   bool digits() {
     const std::size_t start = pos_;
@@ -109,17 +134,19 @@ class StrictParser {
 
 }  // namespace
 
-std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective) {
+std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective,
+                            const EchoNotes* notes) {
   std::string out = fmt.keyword + ": ";
   if (fmt.nested) {
     out += '[';
     for (std::size_t i = 0; i < solution.lists.size(); ++i) {
       if (i) out += ", ";
-      append_list(out, solution.lists[i], fmt);
+      append_list(out, solution.lists[i], fmt, notes_of(fmt, notes, i, solution.lists[i].size()));
     }
     out += ']';
   } else {
-    append_list(out, solution.items(), fmt);
+    const std::vector<int>& items = solution.items();
+    append_list(out, items, fmt, notes_of(fmt, notes, 0, items.size()));
   }
   char number[64];
   std::snprintf(number, sizeof number, "%.2f", objective < 0 ? 0.0 : objective);
@@ -145,7 +172,11 @@ ParseResult parse_solution_lenient(const TextFormat& fmt, std::string_view text)
   bool need_new_list = true;  // nested: digits at depth 1 (outside inner brackets) open a list
   for (; pos < text.size(); ) {
     const char c = text[pos];
-    if (c == '[') {
+    if (fmt.echo && c == '(') {  // a note: scratch work, not indices
+      ++pos;
+      while (pos < text.size() && note_byte(text[pos])) ++pos;
+      if (pos < text.size() && text[pos] == ')') ++pos;
+    } else if (c == '[') {
       ++depth;
       if (fmt.nested && depth == 2) {
         solution.lists.emplace_back();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "falcon/problems/solution.h"
 
@@ -18,7 +19,14 @@ struct TextFormat {
   // Written before every index ("#7"): the compact text style, whose ID tokens never double as
   // numbers. Empty in the paper's grammar.
   std::string index_prefix;
+  // Each index is followed by a note in parentheses, "#7 (23)": the running state the next choice
+  // depends on (the compact_echo text style; Problem::echo_notes writes it). Readers skip notes:
+  // a note is the model's scratch work, never part of the solution.
+  bool echo = false;
 };
+
+// One note per index of a solution, list by list: written after the index as " (note)".
+using EchoNotes = std::vector<std::vector<std::string>>;
 
 struct ParseResult {
   std::optional<Solution> solution;   // set when the text could be read
@@ -28,16 +36,20 @@ struct ParseResult {
 };
 
 // "Route: [0, 2, 1], Objective: 12.34" (two decimals, as the grammar's Number requires);
-// "Route: [#0, #2, #1], Objective: 12.34" with index_prefix "#".
-std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective);
+// "Route: [#0, #2, #1], Objective: 12.34" with index_prefix "#";
+// "Route: [#0 (9), #2 (5), #1 (0)], Objective: 12.34" with echo and notes {{"9", "5", "0"}}.
+// Throws falcon::Error when the format echoes and `notes` does not match the solution's shape.
+std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective,
+                            const EchoNotes* notes = nullptr);
 
 // The whole text must be one sentence of the grammar (indices may be any digits and lists
 // may be empty: range and semantics are repair's job). Trailing whitespace is allowed.
 ParseResult parse_solution_strict(const TextFormat& fmt, std::string_view text);
 
 // Salvages what it can from garbled or truncated text: every run of digits inside the
-// first bracket becomes an index (an index prefix is skipped like any other stray byte); nesting follows the brackets that are there. Fails only
-// when the text has no '[' at all.
+// first bracket becomes an index (an index prefix is skipped like any other stray byte), except
+// inside an echo format's parenthesised notes; nesting follows the brackets that are there.
+// Fails only when the text has no '[' at all.
 ParseResult parse_solution_lenient(const TextFormat& fmt, std::string_view text);
 
 }  // namespace falcon::problems

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 #include <utility>
 
 #include "falcon/core/error.h"
@@ -15,13 +16,14 @@ constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per 
 // Everything but the text is the base problem's, so scores and repairs cannot diverge by style.
 class CompactProblem final : public Problem {
  public:
-  CompactProblem(const Problem& base, int candidates) : base_(base), candidates_(candidates) {}
+  CompactProblem(const Problem& base, int candidates, bool echo) : base_(base), candidates_(candidates), echo_(echo) {}
 
   std::string_view name() const override { return base_.name(); }
   Sense sense() const override { return base_.sense(); }
   TextFormat text_format() const override {
     TextFormat fmt = base_.text_format();
     fmt.index_prefix = kCompactIndexPrefix;
+    fmt.echo = echo_;
     return fmt;
   }
   GrammarSpec grammar(const Instance& instance) const override {
@@ -29,7 +31,7 @@ class CompactProblem final : public Problem {
     spec.index_prefix = kCompactIndexPrefix;
     return spec;
   }
-  std::string grammar_name() const override { return base_.grammar_name() + "_compact"; }
+  std::string grammar_name() const override { return base_.grammar_name() + (echo_ ? "_echo" : "_compact"); }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return base_.generate(options, seed);
   }
@@ -64,7 +66,12 @@ class CompactProblem final : public Problem {
     return base_.decode_instance(data, n, name, where);
   }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
+    // The semantic mask reads every digit run as an index; a note's numbers are not.
+    if (echo_) throw Error("semantic mask: not available with text style 'compact_echo'; turn the semantic mask off");
     return base_.semantic_constraint(std::move(instance));
+  }
+  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
+    return base_.echo_notes(instance, solution);
   }
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     return base_.picture(instance, solution, raw);
@@ -73,13 +80,14 @@ class CompactProblem final : public Problem {
  private:
   const Problem& base_;
   int candidates_;
+  bool echo_;
 };
 
 }  // namespace
 
 TextStyle make_text_style(std::string_view name, int candidates, const std::string& where) {
-  if (name != "paper" && name != "compact")
-    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact)");
+  if (name != "paper" && name != "compact" && name != "compact_echo")
+    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact, compact_echo)");
   if (candidates < 0 || candidates > kMaxCandidates)
     throw Error(where + ": candidates must be in 0.." + std::to_string(kMaxCandidates) + ", got " + std::to_string(candidates));
   if (name == "paper" && candidates != 0)
@@ -94,12 +102,14 @@ std::string describe(const TextStyle& style) {
 
 const Problem& with_text_style(const Problem& base, const TextStyle& style) {
   if (style.name == "paper") return base;
-  if (style.name != "compact") throw Error("text style '" + style.name + "' is not paper or compact");
+  if (style.name != "compact" && style.name != "compact_echo")
+    throw Error("text style '" + style.name + "' is not paper, compact or compact_echo");
+  const bool echo = style.name == "compact_echo";
   static std::mutex mutex;
-  static std::map<std::pair<const Problem*, int>, std::unique_ptr<CompactProblem>> adapters;
+  static std::map<std::tuple<const Problem*, int, bool>, std::unique_ptr<CompactProblem>> adapters;
   std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = adapters[{&base, style.candidates}];
-  if (!slot) slot = std::make_unique<CompactProblem>(base, style.candidates);
+  auto& slot = adapters[{&base, style.candidates, echo}];
+  if (!slot) slot = std::make_unique<CompactProblem>(base, style.candidates, echo);
   return *slot;  // map nodes are stable: the reference outlives the lock
 }
 

@@ -7,6 +7,10 @@
 //   prompt    TSP:#0 12 87:#5#3;#1 40 2:#7#4;...        (grid 0..99, 2 candidates)
 //   solution  Route: [#0, #5, #3, ...], Objective: 3.85
 // Each problem writes its own clauses (Problem::compact_prompt, helpers in compact_text.h).
+// `compact_echo` is compact with a note after each index of the solution: the running state the
+// next choice depends on (MIS: the neighbours the vertex rules out; CVRP: the capacity left), so
+// that feasibility becomes "never write an ID already ruled out" instead of arithmetic:
+//   solution  Routes: [[#3 (24), #7 (17)], [#1 (25)]], Objective: 6.02
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>
@@ -17,7 +21,7 @@
 namespace falcon::problems {
 
 struct TextStyle {
-  std::string name = "paper";  // paper | compact
+  std::string name = "paper";  // paper | compact | compact_echo
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
 
   bool operator==(const TextStyle& o) const { return name == o.name && candidates == o.candidates; }

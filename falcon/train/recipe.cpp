@@ -147,8 +147,9 @@ Recipe read_recipe(Config& c) {
 
   r.text_style = problems::make_text_style(c.get_string("text.style", "paper"),
                                            static_cast<int>(c.get_int("text.candidates", 0)), at(c, "text"));
-  require(r.text_style.name != "compact" || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
-          "tokenizer.numbers", "must be whole_ids with text.style: compact (its IDs #k and numbers must be whole pieces)");
+  require(r.text_style.name == "paper" || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
+          "tokenizer.numbers", "must be whole_ids with text.style: " + r.text_style.name +
+                                   " (its IDs #k and numbers must be whole pieces)");
 
   if (c.is_list("data.config")) {
     r.data.configs = c.get_string_list("data.config");

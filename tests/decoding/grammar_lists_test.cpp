@@ -10,6 +10,7 @@
 #include "falcon/decoding/builtin_grammars.h"
 #include "falcon/decoding/byte_dfa.h"
 #include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/solvers/solver.h"
 #include "test_util.h"
 
@@ -141,12 +142,19 @@ std::string random_sentence(const ByteDfa& dfa, Rng& rng) {
     s += static_cast<char>(b);
     q = dfa.step(q, static_cast<unsigned char>(b));
   }
-  while (!dfa.accepting(q)) {  // finish the shortest way: digits and closing text
-    for (int b = 0; b < 256; ++b)
-      if (dfa.step(q, static_cast<unsigned char>(b)) >= 0 && (b == ']' || b == '.' || (b >= '0' && b <= '9') || b == ',' ||
-                                                               b == ' ' || b == 'O' || std::isalpha(b) || b == ':')) {
-        s += static_cast<char>(b);
-        q = dfa.step(q, static_cast<unsigned char>(b));
+  // Finish the shortest way: close what is open first, then digits and the closing text; an ID's
+  // '#' last, so that a note never grows without end.
+  static const std::string kFinish = [] {
+    std::string order = ")]";
+    for (int b = 1; b < 256; ++b)
+      if (b == '.' || (b >= '0' && b <= '9') || b == ',' || b == ' ' || std::isalpha(b) || b == ':') order += static_cast<char>(b);
+    return order + "#";
+  }();
+  while (!dfa.accepting(q)) {
+    for (char c : kFinish)
+      if (dfa.step(q, static_cast<unsigned char>(c)) >= 0) {
+        s += c;
+        q = dfa.step(q, static_cast<unsigned char>(c));
         break;
       }
   }
@@ -225,6 +233,47 @@ TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
       }
     }
   }
+}
+
+}  // namespace
+}  // namespace falcon::decoding
+
+namespace falcon::decoding {
+namespace {
+
+// The compact_echo grammars: every text the formatter writes for a solver's solution is a
+// sentence, every sentence the grammar generates is read by the strict parser (and the lenient
+// one reads the same indices: a note's IDs and numbers are not indices), and a missing or
+// malformed note is rejected.
+TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
+  Rng rng(8);
+  for (const std::string problem : {"mis", "mvc", "cvrp"}) {
+    const problems::Problem& p =
+        problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style("compact_echo", 0, "test"));
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const auto instance = testing::make_instance(problem, 12, seed);
+      const problems::GrammarSpec spec = p.grammar(*instance);
+      const ByteDfa dfa = ByteDfa::compile(builtin_grammar(p.grammar_name()), {spec.first_index, spec.last_index});
+      const problems::Solution label = solvers::solver_by_name(problem, "reference").solve(*instance, {});
+      const std::string text = p.format(*instance, label);
+      EXPECT_TRUE(dfa.accepts(text)) << problem << ": " << text;
+      for (int k = 0; k < 100; ++k) {
+        const std::string sentence = random_sentence(dfa, rng);
+        const auto strict = p.parse(sentence);
+        ASSERT_TRUE(strict.solution.has_value()) << problem << " '" << sentence << "': " << strict.error;
+        EXPECT_EQ(p.parse(sentence, /*lenient=*/true).solution, strict.solution) << problem << " '" << sentence << "'";
+      }
+    }
+  }
+  const auto set = ByteDfa::compile(builtin_grammar("mis_echo"), {0, 20});
+  EXPECT_TRUE(set.accepts("Set: [#1 (#4#5), #3 ()], Objective: 2.00"));
+  EXPECT_FALSE(set.accepts("Set: [#1, #3 ()], Objective: 2.00"));
+  EXPECT_FALSE(set.accepts("Set: [#1 (4), #3 ()], Objective: 2.00"));
+  EXPECT_FALSE(set.accepts("Set: [#1 (#21)], Objective: 2.00"));
+  const auto routes = ByteDfa::compile(builtin_grammar("cvrp_echo"), {1, 20});
+  EXPECT_TRUE(routes.accepts("Routes: [[#3 (24), #7 (17)], [#1 (25)]], Objective: 6.02"));
+  EXPECT_FALSE(routes.accepts("Routes: [[#3 (), #7 (17)]], Objective: 6.02"));
+  EXPECT_FALSE(routes.accepts("Routes: [[#3 (#4)]], Objective: 6.02"));
 }
 
 }  // namespace

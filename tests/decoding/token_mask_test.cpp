@@ -78,7 +78,7 @@ TEST(TokenMask, EqualsBruteForceForEveryProblemAndVocabulary) {
       {"synthetic", Vocabulary::synthetic(3000, 1)},
       {"trained", trained_vocabulary()}};
   for (const auto& [vname, vocabulary] : vocabularies)
-    for (const std::string problem : {"tsp", "tsp_compact", "op", "cvrp", "cvrp_compact", "mis", "mis_compact", "mvc", "pfsp", "jssp"})
+    for (const std::string problem : {"tsp", "tsp_compact", "op", "cvrp", "cvrp_compact", "cvrp_echo", "mis", "mis_compact", "mis_echo", "mvc", "pfsp", "jssp"})
       for (IndexRange range : {IndexRange{1, 5}, IndexRange{0, 101}, IndexRange{1, 102}, IndexRange{0, 1234}}) {
         const auto a = TokenAutomaton::build(ByteDfa::compile(builtin_grammar(problem), range), vocabulary);
         check_random_walks(*a, 20, 11, vname + "/" + problem + "/" + std::to_string(range.last));

@@ -1,6 +1,6 @@
 // Writes the seed corpus of every fuzz target (tools/fuzz.sh runs it once, before the first
 // campaign): the repository's own files of each kind, the three smallest benchmark files of each
-// reader, small datasets of every problem, and a solution text of every problem in both styles.
+// reader, small datasets of every problem, and a solution text of every problem in every text style.
 //   fuzz_seed_corpora REPO_DIR BENCHMARKS_DIR OUT_DIR     -> OUT_DIR/<target>/seed_*
 #include <algorithm>
 #include <cstdio>
@@ -15,7 +15,7 @@
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "tests/fuzz/solution_fuzz_target.h"
 #include "tests/fuzz/instance_file_fuzz_target.h"
 
 namespace fs = std::filesystem;
@@ -66,17 +66,15 @@ int main(int argc, char** argv) {
   try {
     const auto names = problems::problem_names();
     {
-      Corpus c(out, "solution_fuzzer");  // byte 0: problem (+ problem count: compact), byte 1: n - 5
-      for (std::size_t p = 0; p < names.size(); ++p)
-        for (int compact = 0; compact < 2; ++compact) {
-          const auto style = compact ? problems::TextStyle{"compact", 0} : problems::TextStyle{};
-          const problems::Problem& problem = problems::with_text_style(problems::problem_by_name(names[p]), style);
-          problems::GenerateOptions options;
-          options.n = 20;
-          const auto instance = problem.generate(options, 20);
-          const std::string text = problem.format(*instance, problem.repair(*instance, problems::Solution{}));
-          c.add(std::string(names[p]) + (compact ? "_compact" : ""), std::string{static_cast<char>(p + compact * names.size()), 15} + text);
-        }
+      Corpus c(out, "solution_fuzzer");  // byte 0: problem and text style (solution_fuzz_problem), byte 1: n - 5
+      for (std::size_t selector = 0; selector < 3 * names.size(); ++selector) {
+        const problems::Problem& problem = fuzz::solution_fuzz_problem(static_cast<std::uint8_t>(selector));
+        problems::GenerateOptions options;
+        options.n = 20;
+        const auto instance = problem.generate(options, 20);
+        const std::string text = problem.format(*instance, problem.repair(*instance, problems::Solution{}));
+        c.add(problem.grammar_name() + "_" + std::to_string(selector), std::string{static_cast<char>(selector), 15} + text);
+      }
     }
     {
       Corpus c(out, "instance_file_fuzzer");  // byte 0: the reader

@@ -1,0 +1,170 @@
+// The compact_echo text style: the notes each problem writes after an index, the rule each note
+// turns feasibility into, and the solution text around them (format, strict and lenient parse).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "falcon/core/error.h"
+#include "falcon/core/rng.h"
+#include "falcon/problems/cvrp.h"
+#include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
+
+namespace falcon::problems {
+namespace {
+
+const Problem& echo(const std::string& problem) {
+  return with_text_style(problem_by_name(problem), make_text_style("compact_echo", 0, "test"));
+}
+
+std::shared_ptr<GraphInstance> graph(int n, std::vector<std::pair<int, int>> edges) {
+  auto g = std::make_shared<GraphInstance>();
+  g->graph = Graph::from_edges(n, std::move(edges));
+  return g;
+}
+
+// The IDs a note names: "#3#9" -> {3, 9}.
+std::set<int> ids_of(const std::string& note) {
+  std::set<int> ids;
+  for (std::size_t at = note.find('#'); at != std::string::npos; at = note.find('#', at + 1))
+    ids.insert(std::stoi(note.substr(at + 1)));
+  return ids;
+}
+
+// A random ascending subset of 0..n-1.
+std::vector<int> random_set(int n, Rng& rng) {
+  std::vector<int> set;
+  for (int v = 0; v < n; ++v)
+    if (rng.bernoulli(0.4)) set.push_back(v);
+  return set;
+}
+
+TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
+  // Path 0-1-2-3 and the edge 0-3: a 4-cycle.
+  const auto cycle = graph(4, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+  EXPECT_EQ(echo("mis").format(*cycle, Solution::flat({0, 2})), "Set: [#0 (#1#3), #2 (#3)], Objective: 2.00");
+  // MVC {1, 3}: before 1 the skipped 0 forces its neighbours above 1 (3); before 3, 2 forces none above 3.
+  EXPECT_EQ(echo("mvc").format(*cycle, Solution::flat({1, 3})), "Set: [#1 (#3), #3 ()], Objective: 2.00");
+
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+  cvrp->demands = {0, 4, 5, 9};
+  cvrp->capacity = 10;
+  EXPECT_EQ(echo("cvrp").format(*cvrp, Solution{{{1, 2}, {3}}}),
+            "Routes: [[#1 (6), #2 (1)], [#3 (1)]], Objective: 6.24");
+  // An overloaded route's notes stop at 0 (a note is digits only); ids out of range take nothing.
+  EXPECT_EQ(cvrp::echo_notes(*cvrp, Solution{{{3, 2, 99, -1}}}), (EchoNotes{{"1", "0", "0", "0"}}));
+}
+
+TEST(EchoNotes, MisSetIsIndependentExactlyWhenNoVertexWasInAnEarlierNote) {
+  Rng rng(4);
+  const Problem& mis = problem_by_name("mis");
+  for (int trial = 0; trial < 200; ++trial) {
+    GenerateOptions options;
+    options.n = 14;
+    const auto inst = std::static_pointer_cast<GraphInstance>(mis.generate(options, static_cast<std::uint64_t>(trial)));
+    const Solution set = Solution::flat(random_set(14, rng));
+    const EchoNotes notes = mis_mvc::mis_echo_notes(*inst, set);
+    std::set<int> ruled_out;
+    bool clash = false;
+    for (std::size_t i = 0; i < set.items().size(); ++i) {
+      clash |= ruled_out.count(set.items()[i]) > 0;
+      for (int id : ids_of(notes[0][i])) ruled_out.insert(id);
+    }
+    EXPECT_EQ(!clash, mis.feasible(*inst, set)) << "trial " << trial;
+  }
+}
+
+TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOnes) {
+  Rng rng(5);
+  const Problem& mvc = problem_by_name("mvc");
+  for (int trial = 0; trial < 200; ++trial) {
+    GenerateOptions options;
+    options.n = 12;
+    const auto inst = std::static_pointer_cast<GraphInstance>(mvc.generate(options, static_cast<std::uint64_t>(trial)));
+    std::vector<int> items = random_set(12, rng);
+    for (int v = 0; v < 12; ++v)  // denser sets: more of them are covers
+      if (rng.bernoulli(0.5) && std::find(items.begin(), items.end(), v) == items.end()) items.push_back(v);
+    std::sort(items.begin(), items.end());
+    const Solution set = Solution::flat(items);
+    const EchoNotes notes = mis_mvc::mvc_echo_notes(*inst, set);
+    const int last = items.empty() ? -1 : items.back();
+    std::set<int> noted;
+    std::vector<char> in(12, 0);
+    for (int v : items) in[v] = 1;
+    for (std::size_t i = 0; i < items.size(); ++i)
+      for (int id : ids_of(notes[0][i])) noted.insert(id);
+    bool broken = false;
+    for (int v = 0; v < 12; ++v)
+      if (!in[v]) {
+        broken |= noted.count(v) > 0;
+        for (int w : inst->graph.neighbors(v)) broken |= !in[w] && w > v && w <= last;  // adjacent skipped ones
+      }
+    // Skipped vertices after the last one written get no note: the set is a cover without them.
+    for (int v = last + 1; v < 12; ++v)
+      for (int w : inst->graph.neighbors(v)) broken |= !in[w];
+    EXPECT_EQ(!broken, mvc.feasible(*inst, set)) << "trial " << trial;
+  }
+}
+
+TEST(EchoNotes, LabelsRoundTripThroughStrictAndLenientParsing) {
+  for (const std::string name : {"mis", "mvc", "cvrp"}) {
+    const Problem& p = echo(name);
+    GenerateOptions options;
+    options.n = 10;
+    const auto inst = p.generate(options, 2);
+    std::vector<int> everything(inst->size());
+    for (int i = 0; i < inst->size(); ++i) everything[i] = i;
+    const Solution solution = p.repair(*inst, Solution::flat(everything));
+    const std::string text = p.format(*inst, solution);
+    EXPECT_NE(text.find(" ("), std::string::npos) << name << ": " << text;
+    const ParseResult strict = p.parse(text);
+    ASSERT_TRUE(strict.solution.has_value()) << name << ": " << strict.error;
+    EXPECT_EQ(*strict.solution, solution) << name;
+    const ParseResult lenient = p.parse(text, /*lenient=*/true);
+    ASSERT_TRUE(lenient.solution.has_value()) << name;
+    EXPECT_EQ(*lenient.solution, solution) << name << ": the notes' IDs and numbers are not indices";
+    EXPECT_EQ(p.grammar_name(), name + "_echo");
+  }
+}
+
+TEST(EchoNotes, ParsersReadUntrustedNotes) {
+  const TextFormat fmt{"Set", false, 0, "#", /*echo=*/true};
+  EXPECT_EQ(parse_solution_strict(fmt, "Set: [#1 (#4#5), #3 ()], Objective: 2.00").solution, Solution::flat({1, 3}));
+  EXPECT_FALSE(parse_solution_strict(fmt, "Set: [#1, #3 ()], Objective: 2.00").solution.has_value());    // a note missing
+  EXPECT_FALSE(parse_solution_strict(fmt, "Set: [#1 (#4 (5)), #3 ()], Objective: 2.00").solution.has_value());
+  EXPECT_FALSE(parse_solution_strict(fmt, "Set: [#1 (#4], Objective: 2.00").solution.has_value());  // never closed
+  // Lenient: a truncated note, and a note that never closes, lose no index written before them.
+  EXPECT_EQ(parse_solution_lenient(fmt, "Set: [#1 (#4#5), #3 (#7").solution, Solution::flat({1, 3}));
+  EXPECT_EQ(parse_solution_lenient(fmt, "Set: [#1 (#4#5), #3 (#7], Objective").solution, Solution::flat({1, 3}));
+}
+
+TEST(EchoNotes, MisuseIsNamed) {
+  const TextFormat fmt{"Set", false, 0, "#", /*echo=*/true};
+  EXPECT_THROW(format_solution(fmt, Solution::flat({1, 2}), 2.0), Error);  // no notes
+  const EchoNotes short_notes{{"#3"}};
+  EXPECT_THROW(format_solution(fmt, Solution::flat({1, 2}), 2.0, &short_notes), Error);
+  const EchoNotes bad_byte{{"#3)", ""}};
+  EXPECT_THROW(format_solution(fmt, Solution::flat({1, 2}), 2.0, &bad_byte), Error);
+
+  GenerateOptions options;
+  options.n = 6;
+  const auto tsp = problem_by_name("tsp").generate(options, 1);
+  try {
+    echo("tsp").format(*tsp, Solution::flat({0, 1, 2, 3, 4, 5}));
+    FAIL() << "tsp has no notes";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not written for tsp"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(echo("mis").semantic_constraint(problem_by_name("mis").generate(options, 1)), Error);
+  EXPECT_THROW(make_text_style("echo", 0, "text.style"), Error);
+  EXPECT_EQ(make_text_style("compact_echo", 2, "t").name, "compact_echo");
+}
+
+}  // namespace
+}  // namespace falcon::problems
