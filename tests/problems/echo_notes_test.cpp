@@ -2,7 +2,6 @@
 // turns feasibility into, and the solution text around them (format, strict and lenient parse).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -36,12 +35,18 @@ std::set<int> ids_of(const std::string& note) {
   return ids;
 }
 
-// A random ascending subset of 0..n-1.
-std::vector<int> random_set(int n, Rng& rng) {
+// A random ascending subset of 0..n-1, each vertex in it with probability `density`.
+std::vector<int> random_set(int n, double density, Rng& rng) {
   std::vector<int> set;
   for (int v = 0; v < n; ++v)
-    if (rng.bernoulli(0.4)) set.push_back(v);
+    if (rng.bernoulli(density)) set.push_back(v);
   return set;
+}
+
+std::shared_ptr<GraphInstance> generated_graph(const Problem& problem, int n, int seed) {
+  GenerateOptions options;
+  options.n = n;
+  return std::static_pointer_cast<GraphInstance>(problem.generate(options, static_cast<std::uint64_t>(seed)));
 }
 
 TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
@@ -64,11 +69,10 @@ TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
 TEST(EchoNotes, MisSetIsIndependentExactlyWhenNoVertexWasInAnEarlierNote) {
   Rng rng(4);
   const Problem& mis = problem_by_name("mis");
+  int independent = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    GenerateOptions options;
-    options.n = 14;
-    const auto inst = std::static_pointer_cast<GraphInstance>(mis.generate(options, static_cast<std::uint64_t>(trial)));
-    const Solution set = Solution::flat(random_set(14, rng));
+    const auto inst = generated_graph(mis, 14, trial);
+    const Solution set = Solution::flat(random_set(14, 0.4, rng));
     const EchoNotes notes = mis_mvc::mis_echo_notes(*inst, set);
     std::set<int> ruled_out;
     bool clash = false;
@@ -77,20 +81,19 @@ TEST(EchoNotes, MisSetIsIndependentExactlyWhenNoVertexWasInAnEarlierNote) {
       for (int id : ids_of(notes[0][i])) ruled_out.insert(id);
     }
     EXPECT_EQ(!clash, mis.feasible(*inst, set)) << "trial " << trial;
+    independent += !clash;
   }
+  EXPECT_GT(independent, 10);  // both outcomes are tested
+  EXPECT_LT(independent, 190);
 }
 
 TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOnes) {
   Rng rng(5);
   const Problem& mvc = problem_by_name("mvc");
+  int covers = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    GenerateOptions options;
-    options.n = 12;
-    const auto inst = std::static_pointer_cast<GraphInstance>(mvc.generate(options, static_cast<std::uint64_t>(trial)));
-    std::vector<int> items = random_set(12, rng);
-    for (int v = 0; v < 12; ++v)  // denser sets: more of them are covers
-      if (rng.bernoulli(0.5) && std::find(items.begin(), items.end(), v) == items.end()) items.push_back(v);
-    std::sort(items.begin(), items.end());
+    const auto inst = generated_graph(mvc, 12, trial);
+    const std::vector<int> items = random_set(12, 0.7, rng);  // denser sets: more of them are covers
     const Solution set = Solution::flat(items);
     const EchoNotes notes = mis_mvc::mvc_echo_notes(*inst, set);
     const int last = items.empty() ? -1 : items.back();
@@ -109,7 +112,10 @@ TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOne
     for (int v = last + 1; v < 12; ++v)
       for (int w : inst->graph.neighbors(v)) broken |= !in[w];
     EXPECT_EQ(!broken, mvc.feasible(*inst, set)) << "trial " << trial;
+    covers += !broken;
   }
+  EXPECT_GT(covers, 10);  // both outcomes are tested
+  EXPECT_LT(covers, 190);
 }
 
 TEST(EchoNotes, LabelsRoundTripThroughStrictAndLenientParsing) {
