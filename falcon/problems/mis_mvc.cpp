@@ -70,12 +70,18 @@ std::string prompt(const GraphInstance& instance, std::string_view tag) {
   return out;
 }
 
-std::string compact_prompt(const GraphInstance& instance, std::string_view tag) {
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only) {
   // "MIS:#0:#3#7;#1;#2:#5;" — every vertex with all its neighbours' IDs, so that each edge is
-  // written twice and "may v join?" is a look at v's own clause.
+  // written twice and "may v join?" is a look at v's own clause. The echo's notes carry the
+  // lower ends' half, so its prompt needs only the upper one: about 2/3 of the tokens at n = 50.
   const Graph& g = instance.graph;
   std::string out = std::string(tag) + ":";
-  for (int v = 0; v < g.n; ++v) out += compact_clause(v, {}, std::vector<int>(g.neighbors(v).begin(), g.neighbors(v).end()));
+  for (int v = 0; v < g.n; ++v) {
+    std::vector<int> listed;
+    for (int w : g.neighbors(v))
+      if (!upper_only || w > v) listed.push_back(w);
+    out += compact_clause(v, {}, listed);
+  }
   return out;
 }
 
@@ -162,6 +168,9 @@ class GraphProblem : public Problem {
   // A graph's clauses list neighbours, not candidates: `candidates` does not apply.
   std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
     return mis_mvc::compact_prompt(cast(instance), tag());
+  }
+  std::string echo_prompt(const Instance& instance, int /*candidates*/) const override {
+    return mis_mvc::compact_prompt(cast(instance), tag(), /*upper_only=*/true);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return mis_mvc::symmetric_copy(cast(instance), solution, rng);

@@ -32,8 +32,9 @@ std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uin
 std::shared_ptr<GraphInstance> read_file(const std::string& path);
 // "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
-// The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours.
-std::string compact_prompt(const GraphInstance& instance, std::string_view tag);
+// The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours;
+// with `upper_only` (compact_echo) only those above it, each edge once, the list a note copies.
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only = false);
 // Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
 // The compact_echo style's notes (Problem::echo_notes) for a set written ascending; each note is

@@ -63,6 +63,11 @@ class Problem {
   // each entity's numbers beside its ID on a coarse grid, and for routing the IDs of each
   // node's `candidates` nearest neighbours. Throws for a problem that has no compact style yet.
   virtual std::string compact_prompt(const Instance& instance, int candidates) const;
+  // The compact_echo style's phi: the compact prompt, unless the notes copy lists that a shorter
+  // prompt holds exactly (graphs: each edge once, at its lower end, as the notes write it).
+  virtual std::string echo_prompt(const Instance& instance, int candidates) const {
+    return compact_prompt(instance, candidates);
+  }
   // A random symmetry of (instance, solution): the same objective, another text. Nodes are
   // relabelled, and for Euclidean problems the points take one of the 8 symmetries of the square
   // and the tour either direction; the solution starts where the problem's labels start. SFT's

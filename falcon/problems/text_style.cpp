@@ -36,12 +36,17 @@ class CompactProblem final : public Problem {
     return base_.generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return base_.read_file(path); }
-  std::string prompt(const Instance& instance) const override { return base_.compact_prompt(instance, candidates_); }
+  std::string prompt(const Instance& instance) const override {
+    return echo_ ? base_.echo_prompt(instance, candidates_) : base_.compact_prompt(instance, candidates_);
+  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return base_.symmetric_copy(instance, solution, rng);
   }
   std::string compact_prompt(const Instance& instance, int candidates) const override {
     return base_.compact_prompt(instance, candidates);
+  }
+  std::string echo_prompt(const Instance& instance, int candidates) const override {
+    return base_.echo_prompt(instance, candidates);
   }
   double objective(const Instance& instance, const Solution& solution) const override {
     return base_.objective(instance, solution);

@@ -11,6 +11,7 @@
 // next choice depends on (MIS: the neighbours the vertex rules out; CVRP: the capacity left), so
 // that feasibility becomes "never write an ID already ruled out" instead of arithmetic:
 //   solution  Routes: [[#3 (24), #7 (17)], [#1 (25)]], Objective: 6.02
+// Its prompt (Problem::echo_prompt) may drop what the notes carry: MIS/MVC list each edge once.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>

@@ -55,6 +55,11 @@ TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
   EXPECT_EQ(echo("mis").format(*cycle, Solution::flat({0, 2})), "Set: [#0 (#1#3), #2 (#3)], Objective: 2.00");
   // MVC {1, 3}: before 1 the skipped 0 forces its neighbours above 1 (3); before 3, 2 forces none above 3.
   EXPECT_EQ(echo("mvc").format(*cycle, Solution::flat({1, 3})), "Set: [#1 (#3), #3 ()], Objective: 2.00");
+  // The echo's prompt lists each edge once, at its lower end: a MIS note is a copy of its clause.
+  EXPECT_EQ(echo("mis").prompt(*cycle), "MIS:#0:#1#3;#1:#2;#2:#3;#3;");
+  EXPECT_EQ(echo("mvc").prompt(*cycle), "MVC:#0:#1#3;#1:#2;#2:#3;#3;");
+  EXPECT_EQ(with_text_style(problem_by_name("mis"), make_text_style("compact", 0, "test")).prompt(*cycle),
+            "MIS:#0:#1#3;#1:#0#2;#2:#1#3;#3:#0#2;");
 
   auto cvrp = std::make_shared<cvrp::CvrpInstance>();
   cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}, {1, 0}, {1, 1}});
