@@ -130,6 +130,8 @@ def load_sweep(path, check_files=True):
         hint = ("; inside { } quote key paths that hold [ ] ({\"rows[0].grammar\": false}) or write the map "
                 "one key per line" if "flow" in str(e) else "")
         raise SweepError(f"{path}: not valid YAML: {' '.join(str(e).split())}{hint}")
+    except UnicodeDecodeError as e:
+        raise SweepError(f"{path}: byte {e.start} is not UTF-8 text; save the file as UTF-8")
     _expect(isinstance(doc, dict), path, "must be a YAML map with program, config, output_dir, axes, collect")
     for key in doc:
         _expect(key in TOP_KEYS, path, f"unknown key '{key}' (known keys: {', '.join(TOP_KEYS)})")

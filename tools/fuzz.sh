@@ -2,11 +2,12 @@
 # Builds the libFuzzer targets with clang and runs them, one after the other:
 #   solution_fuzzer         model output text -> parse, score, repair (every problem)
 #   instance_file_fuzzer    benchmark files -> every reader (TSPLIB, CVRPLIB, OP, Taillard, JSSP, DIMACS)
-#   config_fuzzer           YAML configs -> falcon_datagen's and falcon_eval's spec readers
+#   config_fuzzer           YAML configs -> falcon_datagen's and falcon_eval's spec readers, falcon_train's recipe reader
 #   tokenizer_model_fuzzer  tokenizer.model -> the SentencePiece reader, then encode / decode
 #   grammar_fuzzer          BNF grammar files -> parse, compile to a byte automaton
 #   dataset_fuzzer          HDF5 dataset files -> open, verify, load
 #   safetensors_fuzzer      checkpoint / weight files -> the safetensors header and tensor table
+# (The sweep file is read by Python: tests/tools/sweep_config_fuzz.py fuzzes it the same way.)
 # Usage: tools/fuzz.sh [--runs N | --seconds S] [--target NAME]   (default: a short deterministic
 # run of each but dataset_fuzzer, -seed=1). Longer campaigns: tools/fuzz.sh --seconds 3600 --target instance_file_fuzzer
 # (each target's corpus stays in build-fuzz/corpus/<target>, seeded on the first run; crashing

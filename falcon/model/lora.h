@@ -8,18 +8,9 @@
 #include <vector>
 
 #include "falcon/core/torch/shim.h"
+#include "falcon/model/lora_config.h"
 
 namespace falcon::model {
-
-struct LoraConfig {
-  int rank = 0;                // 0: no adapters (full fine-tuning or frozen)
-  double alpha = 16.0;         // scaling = alpha / rank
-  double dropout = 0.0;
-  // Which projections get adapters (PEFT's target_modules).
-  std::vector<std::string> target_modules = {"q_proj", "k_proj", "v_proj", "o_proj",
-                                             "gate_proj", "up_proj", "down_proj"};
-  double scaling() const { return rank > 0 ? alpha / rank : 0.0; }
-};
 
 // A linear layer with an optional LoRA adapter. Parameters: "weight" [out, in], "bias" [out]
 // when bias, and once add_adapter() ran: "lora_A.weight" [r, in], "lora_B.weight" [out, r].

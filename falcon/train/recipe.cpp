@@ -1,6 +1,7 @@
 #include "falcon/train/recipe.h"
 
 #include "falcon/core/error.h"
+#include "falcon/model/model_presets.h"
 
 namespace falcon::train {
 namespace {
@@ -194,6 +195,14 @@ Recipe read_recipe(Config& c) {
   r.distributed.bucket_mb = c.get_double("distributed.bucket_mb", 25.0);
   require(r.distributed.bucket_mb > 0, c, "distributed.bucket_mb", "must be positive (megabytes)");
   return r;
+}
+
+TrainingConfig read_training_config(Config& config) {
+  TrainingConfig read;
+  read.recipe = read_recipe(config);
+  read.model = model::resolve_model_section(config, "model");
+  config.check_unused();
+  return read;
 }
 
 }  // namespace falcon::train

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "falcon/core/config.h"
-#include "falcon/model/lora.h"
+#include "falcon/model/lora_config.h"
+#include "falcon/model/model_config.h"
 #include "falcon/problems/text_style.h"
 #include "falcon/train/lr_schedule.h"
 
@@ -118,5 +119,13 @@ struct Recipe {
 // Reads every section except `model` (the model reader takes that one); the caller runs
 // config.check_unused() once both have read. Throws falcon::Error naming the key path.
 Recipe read_recipe(Config& config);
+
+// All that falcon_train reads of its YAML: the recipe, then the model section (presets
+// expanded), then Config::check_unused. Throws falcon::Error naming the file and key.
+struct TrainingConfig {
+  Recipe recipe;
+  model::ModelConfig model;
+};
+TrainingConfig read_training_config(Config& config);
 
 }  // namespace falcon::train

@@ -17,7 +17,6 @@
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_presets.h"
 #include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/train/batch_share.h"
@@ -162,9 +161,7 @@ void check_init_text_style(const Recipe& recipe) {
 }  // namespace
 
 void print_resolved_recipe(Config& config, std::ostream& out) {
-  read_recipe(config);
-  model::resolve_model_section(config, "model");
-  config.check_unused();
+  read_training_config(config);
   out << config.to_yaml();
 }
 
@@ -405,9 +402,9 @@ void write_outputs(Run& run, const TrainResult& result) {
 
 TrainResult run_training(Config& config, const TrainOptions& options) {
   Run run;
-  run.recipe = read_recipe(config);
-  run.model_config = model::resolve_model_section(config, "model");
-  config.check_unused();
+  TrainingConfig read = read_training_config(config);
+  run.recipe = std::move(read.recipe);
+  run.model_config = read.model;
   run.options = options;
   const auto& recipe = run.recipe;
   if (!recipe.init_from.empty()) check_init_text_style(recipe);

@@ -18,6 +18,7 @@
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
 #include "falcon/decoding/grammar.h"
+#include "falcon/train/recipe.h"
 #include "tests/fuzz/input_fuzz_targets.h"
 
 namespace falcon::fuzz {
@@ -61,23 +62,28 @@ void run(int (*target)(const std::uint8_t*, std::size_t), const std::string& byt
   target(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
 }
 
-TEST(InputFuzzReplay, ConfigsOfDatagenAndEval) {
-  const auto datagen = files_in(kRepo / "configs" / "data", ".yaml");
-  const auto eval = files_in(kRepo / "configs" / "eval", ".yaml");
-  ASSERT_GE(datagen.size(), 7u);
-  ASSERT_GE(eval.size(), 1u);
-  for (const auto& text : datagen) {  // the repository's datagen configs are accepted as they are
+TEST(InputFuzzReplay, ConfigsOfDatagenEvalAndTraining) {
+  const std::vector<std::vector<std::string>> seeds = {files_in(kRepo / "configs" / "data", ".yaml"),
+                                                       files_in(kRepo / "configs" / "eval", ".yaml"),
+                                                       files_in(kRepo / "configs", ".yaml")};  // byte 0's readers
+  ASSERT_GE(seeds[0].size(), 7u);
+  ASSERT_GE(seeds[1].size(), 1u);
+  ASSERT_GE(seeds[2].size(), 7u);
+  for (const auto& text : seeds[0]) {  // the repository's configs are accepted as they are
     Config config = Config::from_string(text, "configs/data");
     EXPECT_NO_THROW(data::read_datagen_spec(config)) << text.substr(0, 200);
   }
+  for (const auto& text : seeds[2]) {
+    Config config = Config::from_string(text, "configs");
+    EXPECT_NO_THROW(train::read_training_config(config)) << text.substr(0, 200);
+  }
   Rng rng(31);
-  const std::string alphabet = ":{}[]-,# \n'\"&*!|>%@`0123456789.eE+problemsizesplitsrowstype\x00\xff";
-  for (int k = 0; k < 3000; ++k) {
-    const bool is_datagen = k % 2 == 0;
-    const auto& seeds = is_datagen ? datagen : eval;
-    std::string text = seeds[rng.uniform_int(0, static_cast<int>(seeds.size()) - 1)];
+  const std::string alphabet = ":{}[]-,# \n'\"&*!|>%@`0123456789.eE+problemsizesplitsrowstypestagesmodel\x00\xff";
+  for (int k = 0; k < 4500; ++k) {
+    const int reader = k % 3;
+    std::string text = seeds[reader][rng.uniform_int(0, static_cast<int>(seeds[reader].size()) - 1)];
     mutate(rng, text, alphabet);
-    run(config_one_input, std::string(1, is_datagen ? '\0' : '\1') + text);
+    run(config_one_input, std::string(1, static_cast<char>(reader)) + text);
   }
 }
 

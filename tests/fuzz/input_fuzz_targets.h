@@ -4,7 +4,7 @@
 // takes the raw bytes of one file; the reader must accept it or throw falcon::Error, and an
 // accepted file must then work as the programs use it. Anything else aborts (the fuzzer's failure
 // signal), with a line naming what broke.
-//   config      YAML configs: byte 0 picks the reader (datagen, eval), the rest is the file
+//   config      YAML configs: byte 0 % 3 picks the reader (datagen, eval, training recipe), the rest is the file
 //   tokenizer   a SentencePiece tokenizer.model (protobuf)
 //   grammar     a BNF grammar file, compiled to a byte automaton within limits
 //   dataset     an HDF5 dataset file, every record read and verified

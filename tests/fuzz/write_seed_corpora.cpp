@@ -84,10 +84,12 @@ int main(int argc, char** argv) {
           c.add(std::to_string(k) + "_" + f.filename().string(), std::string(1, static_cast<char>(k)) + read_bytes(f));
     }
     {
-      Corpus c(out, "config_fuzzer");  // byte 0: 0 datagen, 1 eval
-      for (const auto& [folder, kind] : {std::pair{"data", '\0'}, std::pair{"eval", '\1'}})
+      Corpus c(out, "config_fuzzer");  // byte 0: 0 datagen, 1 eval, 2 training recipe
+      for (const auto& [folder, kind] : {std::pair{"data", '\0'}, std::pair{"eval", '\1'}, std::pair{"", '\2'}})
         for (const auto& e : fs::directory_iterator(repo / "configs" / folder))
-          if (e.path().extension() == ".yaml") c.add(std::string(folder) + "_" + e.path().filename().string(), kind + read_bytes(e.path()));
+          if (e.path().extension() == ".yaml")
+            c.add((*folder ? std::string(folder) : std::string("recipe")) + "_" + e.path().filename().string(),
+                  kind + read_bytes(e.path()));
     }
     {
       Corpus c(out, "tokenizer_model_fuzzer");

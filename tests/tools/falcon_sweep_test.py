@@ -306,6 +306,16 @@ class FalconSweep(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertIn("--jobs 0: give 1 or more", err)
 
+    def test_a_file_that_is_not_utf8_is_one_line(self):
+        # Found by tests/tools/sweep_config_fuzz.py: a stray byte 0xff was a UnicodeDecodeError traceback.
+        path = self.write_sweep("axes: {a: [1]}\ncollect: {fields: [gap_all]}\n")
+        with open(path, "ab") as f:
+            f.write(b"# caf\xe9\n")
+        rc, _, err = self.sweep()
+        self.assertEqual(rc, 2, err)
+        self.assertIn("is not UTF-8 text; save the file as UTF-8", err)
+        self.assertEqual(len(err.strip().splitlines()), 1, err)
+
     def test_two_sweeps_on_one_output_dir_are_refused(self):
         self.write_sweep(self.GRID)
         os.makedirs(self.out)
