@@ -2,11 +2,14 @@
 """Why the greedy answers of a compact_echo model are invalid: does it write wrong notes, or
 ignore right ones?
 
-usage: echo_errors.py DATASET.h5 EVAL_DIR...   (a MIS or CVRP dataset; EVAL_DIR: run.sh's <run>/eval/step_N)
+usage: echo_errors.py [--mis-notes free|neighbours] DATASET.h5 EVAL_DIR...
+  (a MIS or CVRP dataset; EVAL_DIR: run.sh's <run>/eval/step_N)
 
 For each answer of the greedy_raw row (grammar on, repair off), every ID is checked against the
 notes written before it, as the model wrote them and as they should be (the test split's instance):
-  MIS   a vertex named in an earlier note, or not above the previous vertex (ascending order)
+  MIS   free notes (the vertices above v still free; the default): a vertex missing from the note
+        before it. neighbours notes (v's neighbours above v; models trained before the free notes):
+        a vertex named in an earlier note. Either: not above the previous vertex.
   CVRP  a customer whose demand exceeds the capacity the previous note says is left, or a repeat
 and every note against its true value. Prints one table row per EVAL_DIR.
 """
@@ -43,25 +46,37 @@ def test_split(path):
     return "cvrp", [(int(t["capacity"][k]), demands[off[k]:off[k + 1]]) for k in range(len(off) - 1)]
 
 
-def mis_answer(adj, text):
+def mis_answer(adj, text, notes="free"):
     """(notes right, first broken rule or '') of one MIS answer."""
     items = [(int(v), note) for v, note in ITEM.findall(text)]
-    written, true, previous = set(), set(), -1
+    said, true, previous = None, None, -1  # free notes: the latest as written and as it should be
+    said_out, true_out = set(), set()      # neighbours notes: every ID named so far
+    taken = set()
     notes_right, broken = True, ""
     for v, note in items:
         if v >= len(adj):
             return notes_right, "ID out of range"
         if not broken:
-            if v in written:
+            if notes == "free" and said is not None and v not in said:
+                broken = "not in its own previous note"
+            elif notes == "free" and true is not None and v not in true:
+                broken = "not in the true previous note (its note was wrong)"
+            elif notes == "neighbours" and v in said_out:
                 broken = "named in its own earlier note"
-            elif v in true:
+            elif notes == "neighbours" and v in true_out:
                 broken = "named in a true note the model wrote wrong"
             elif v <= previous:
                 broken = "not ascending"
-        should = "".join(f"#{w}" for w in sorted(w for w in adj[v] if w > v))
-        notes_right &= note == should
-        written |= {int(x) for x in re.findall(r"#(\d+)", note)}
-        true |= {w for w in adj[v] if w > v}
+        written = {int(x) for x in re.findall(r"#(\d+)", note)}
+        taken |= {v} | adj[v]
+        if notes == "free":
+            true = {w for w in range(v + 1, len(adj)) if w not in taken}
+            said = written
+        else:
+            true = {w for w in adj[v] if w > v}
+            said_out |= written
+            true_out |= true
+        notes_right &= note == "".join(f"#{w}" for w in sorted(true))
         previous = max(previous, v)
     return notes_right, broken
 
@@ -93,18 +108,25 @@ def cvrp_answer(instance, text):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    notes = "free"
+    if args[:1] == ["--mis-notes"]:
+        if len(args) < 2 or args[1] not in ("free", "neighbours"):
+            sys.exit("echo_errors.py: --mis-notes takes free or neighbours")
+        notes, args = args[1], args[2:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    kind, instances = test_split(sys.argv[1])
+    kind, instances = test_split(args[0])
     print("| eval | answers | raw valid | notes all right | first broken rule (count) |")
     print("|---|---:|---:|---:|---|")
-    for eval_dir in sys.argv[2:]:
+    for eval_dir in args[1:]:
         rows = [json.loads(line) for line in open(os.path.join(eval_dir, "instances.jsonl"))]
         rows = [r for r in rows if r["row"] == "greedy_raw"]
         right, reasons = 0, {}
         for r in rows:
-            check = mis_answer if kind == "mis" else cvrp_answer
-            notes_right, broken = check(instances[r["key"]], r["solution"] or "")
+            text = r["solution"] or ""
+            notes_right, broken = (mis_answer(instances[r["key"]], text, notes) if kind == "mis"
+                                   else cvrp_answer(instances[r["key"]], text))
             right += notes_right
             if broken:
                 reasons[broken] = reasons.get(broken, 0) + 1

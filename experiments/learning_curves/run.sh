@@ -51,11 +51,12 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     compact_k4_cuda) echo "device=cuda" ;;
     op_k4 | cvrp_k4) echo "" ;;
     op_k4_aug | cvrp_k4_aug) echo "data.augment=true" ;;
+    op_k4_tsp) echo "data.config=[configs/data/op20.yaml,configs/data/tsp20.yaml]" ;;  # half the batches TSP-20 tours
     mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
     mis_echo | mvc_echo) echo "text.style=compact_echo text.candidates=0 model.max_position_embeddings=1024" ;;
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, cvrp_k4, cvrp_k4_aug, cvrp_echo, mis, mis_echo, mvc, mvc_echo, pfsp, jssp)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, mis, mis_echo, mvc, mvc_echo, pfsp, jssp)" >&2; return 1 ;;
   esac
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """experiments/learning_curves/curves.py: training wall time from a metrics log (a pause of a
-stopped and resumed run is not counted), and tables.md / curves.png from fake runs.
+stopped and resumed run is not counted), and tables.md / curves.png from fake runs;
+echo_errors.py: which rule a compact_echo MIS answer breaks first.
 
   python3 tests/experiments/learning_curves_test.py       # what ctest runs (no C++ build needed)
 The picture needs matplotlib (skipped without it).
@@ -20,12 +21,36 @@ try:
     import matplotlib  # noqa: F401
 except ImportError:
     matplotlib = None
+try:
+    import h5py  # noqa: F401  (echo_errors.py reads datasets with it)
+except ImportError:
+    h5py = None
 
 
 def write_metrics(path, points):
     with open(path, "w") as f:
         for step, t, loss in points:
             f.write(json.dumps({"stage": "sft", "step": step, "time": t, "loss": loss}) + "\n")
+
+
+@unittest.skipIf(h5py is None, "python3-h5py is not installed")
+class EchoErrors(unittest.TestCase):
+    CYCLE = [{1, 3}, {0, 2}, {1, 3}, {0, 2}]  # the 4-cycle 0-1-2-3-0
+
+    def test_free_notes(self):
+        import echo_errors
+        check = echo_errors.mis_answer
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #2 ()], Objective: 2.00"), (True, ""))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #3 ()]"), (True, "not in its own previous note"))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2#3), #3 ()]"), (False, "not in the true previous note (its note was wrong)"))
+        self.assertEqual(check(self.CYCLE, "Set: [#1 (#3), #1 ()]"), (False, "not in its own previous note"))
+
+    def test_neighbours_notes(self):
+        import echo_errors
+        check = echo_errors.mis_answer
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #2 (#3)]", "neighbours"), (True, ""))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #3 ()]", "neighbours"), (True, "named in its own earlier note"))
+        self.assertEqual(check(self.CYCLE, "Set: [#2 (#3), #1 ()]", "neighbours"), (False, "not ascending"))
 
 
 class TrainingClock(unittest.TestCase):
