@@ -3,15 +3,19 @@
 ignore right ones?
 
 usage: echo_errors.py [--mis-notes free|neighbours] DATASET.h5 EVAL_DIR...
-  (a MIS or CVRP dataset; EVAL_DIR: run.sh's <run>/eval/step_N)
+  (a MIS, CVRP or OP dataset; EVAL_DIR: run.sh's <run>/eval/step_N)
 
-For each answer of the greedy_raw row (grammar on, repair off), every ID is checked against the
-notes written before it, as the model wrote them and as they should be (the test split's instance):
-  MIS   free notes (the vertices above v still free; the default): a vertex missing from the note
-        before it. neighbours notes (v's neighbours above v; models trained before the free notes):
-        a vertex named in an earlier note. Either: not above the previous vertex.
-  CVRP  a customer whose demand exceeds the capacity the previous note says is left, or a repeat
-and every note against its true value. Prints one table row per EVAL_DIR.
+For each answer of the greedy_raw row (grammar on, repair off), as the model wrote it (the "text"
+field; "solution" is rewritten with true notes), the first ID that breaks a rule of the true state
+(the test split's instance) is named, with whether the model's own notes before it allowed it:
+  MIS   free notes (the vertices above v still free; the default): a vertex missing from the true
+        note before it. neighbours notes (v's neighbours above v): a vertex named in an earlier true
+        note. Either: not above the previous vertex.
+  CVRP  a customer whose demand exceeds the capacity left, or a repeat
+  OP    a node whose detour (on the prompt's 0..99 grid) exceeds the budget left, or a repeat
+        (generated instances: unit-square points, start = end = 0)
+"its own note" when the model's note ruled the ID out too, "its note was wrong" when it allowed
+it. Every note is also compared with its true value. Prints one table row per EVAL_DIR.
 """
 import json
 import os
@@ -27,8 +31,8 @@ def test_split(path):
     """(problem, per-record instance fields) of the dataset's test split."""
     f = h5py.File(path, "r")
     problem = f.attrs["problem"]
-    if problem not in ("mis", "cvrp"):
-        sys.exit(f"echo_errors.py: {path} holds {problem}; this script reads MIS and CVRP answers")
+    if problem not in ("mis", "cvrp", "op"):
+        sys.exit(f"echo_errors.py: {path} holds {problem}; this script reads MIS, CVRP and OP answers")
     t = f["test/instance"]
     if problem == "mis":
         edges, off = t["edges"][:], t["edges_offsets"][:]
@@ -42,6 +46,10 @@ def test_split(path):
                 adj[v].add(u)
             graphs.append(adj)
         return "mis", graphs
+    if problem == "op":
+        coords, off = t["coords"][:], t["coords_offsets"][:]
+        return "op", [(coords[off[k]:off[k + 1]].reshape(-1, 2), float(t["budget"][k]), int(t["start"][k]),
+                       int(t["end"][k])) for k in range(len(off) - 1)]
     demands, off = t["demands"][:], t["demands_offsets"][:]
     return "cvrp", [(int(t["capacity"][k]), demands[off[k]:off[k + 1]]) for k in range(len(off) - 1)]
 
@@ -56,15 +64,13 @@ def mis_answer(adj, text, notes="free"):
     for v, note in items:
         if v >= len(adj):
             return notes_right, "ID out of range"
-        if not broken:
-            if notes == "free" and said is not None and v not in said:
-                broken = "not in its own previous note"
-            elif notes == "free" and true is not None and v not in true:
-                broken = "not in the true previous note (its note was wrong)"
-            elif notes == "neighbours" and v in said_out:
-                broken = "named in its own earlier note"
+        if not broken:  # a rule the true state breaks, labelled by whether the model's own notes allowed it
+            if notes == "free" and true is not None and v not in true:
+                broken = ("not in its own previous note" if v not in said
+                          else "not in the true previous note (its note was wrong)")
             elif notes == "neighbours" and v in true_out:
-                broken = "named in a true note the model wrote wrong"
+                broken = ("named in its own earlier note" if v in said_out
+                          else "named in a true note the model wrote wrong")
             elif v <= previous:
                 broken = "not ascending"
         written = {int(x) for x in re.findall(r"#(\d+)", note)}
@@ -94,16 +100,43 @@ def cvrp_answer(instance, text):
             if not broken:
                 if v in seen:
                     broken = "repeats a customer"
-                elif demands[v] > said_left:
-                    broken = "over the capacity its own note leaves"
                 elif demands[v] > true_left:
-                    broken = "over the true capacity (its note was wrong)"
+                    broken = ("over the capacity its own note leaves" if demands[v] > said_left
+                              else "over the true capacity (its note was wrong)")
             seen.add(v)
             true_left -= int(demands[v])
             notes_right &= note == str(max(true_left, 0))
             said_left = int(note) if note.isdigit() else said_left
     if not broken and len(seen) < len(demands) - 1:
         broken = "misses a customer"
+    return notes_right, broken
+
+
+def op_answer(instance, text):
+    """(notes right, first broken rule or '') of one OP answer; lengths in grid units (x 100)."""
+    points, budget, start, end = instance
+    def d(a, b):
+        return 100 * float(((points[a] - points[b]) ** 2).sum()) ** 0.5
+    notes_right, broken, seen = True, "", set()
+    last, travelled = start, 0.0
+    said_left = true_left = 100 * budget - d(start, end)
+    for v, note in ((int(v), note) for v, note in ITEM.findall(text)):
+        if not 0 <= v < len(points) or v in (start, end):
+            broken = broken or "ID out of range or an end"
+            continue
+        detour = d(last, v) + d(v, end) - d(last, end)
+        if not broken:
+            if v in seen:
+                broken = "repeats a node"
+            elif detour > true_left:  # notes are floored: a right one is at most the true budget
+                broken = ("over the budget its own note leaves" if detour > said_left
+                          else "over the true budget (its note was wrong)")
+        seen.add(v)
+        travelled += d(last, v)
+        last = v
+        true_left = 100 * budget - travelled - d(last, end)
+        notes_right &= note == str(max(int(true_left // 1), 0))
+        said_left = int(note) if note.isdigit() else said_left
     return notes_right, broken
 
 
@@ -123,10 +156,13 @@ def main():
         rows = [json.loads(line) for line in open(os.path.join(eval_dir, "instances.jsonl"))]
         rows = [r for r in rows if r["row"] == "greedy_raw"]
         right, reasons = 0, {}
+        if rows and "text" not in rows[0]:
+            sys.exit(f"echo_errors.py: {eval_dir}: its instances.jsonl has no 'text' (what the model wrote; "
+                     "'solution' is rewritten from the parsed answer with true notes): evaluate it again")
         for r in rows:
-            text = r["solution"] or ""
-            notes_right, broken = (mis_answer(instances[r["key"]], text, notes) if kind == "mis"
-                                   else cvrp_answer(instances[r["key"]], text))
+            text = r["text"] or ""
+            answer = {"mis": lambda i, t: mis_answer(i, t, notes), "cvrp": cvrp_answer, "op": op_answer}[kind]
+            notes_right, broken = answer(instances[r["key"]], text)
             right += notes_right
             if broken:
                 reasons[broken] = reasons.get(broken, 0) + 1

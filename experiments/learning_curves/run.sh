@@ -27,6 +27,9 @@ eval_every=${EVAL_EVERY:-250}
 limit=${LIMIT:-200}
 parallel=${PARALLEL:-2}
 here=experiments/learning_curves
+# The *_from_tsp variants start from this TSP-20 model (its weights and tokenizer), trained by
+#   build/tools/falcon_train experiments/learning_curves/sft_tsp20.yaml output_dir=runs/curves/compact_k4_seed2 seed=2 'stages[0].steps=3750'
+tsp_start=${TSP_START:-runs/curves/compact_k4_seed2/checkpoints/step_3750}
 
 problem_of() {  # variant -> its problem
   case $1 in op | op_* | cvrp | cvrp_* | mis | mis_* | mvc | mvc_* | pfsp | pfsp_* | jssp | jssp_*) echo "${1%%_*}" ;; *) echo tsp ;; esac
@@ -52,11 +55,18 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     op_k4 | cvrp_k4) echo "" ;;
     op_k4_aug | cvrp_k4_aug) echo "data.augment=true" ;;
     op_k4_tsp) echo "data.config=[configs/data/op20.yaml,configs/data/tsp20.yaml]" ;;  # half the batches TSP-20 tours
+    op_from_tsp | cvrp_from_tsp) echo "init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model" ;;
+    op_echo_from_tsp | cvrp_echo_from_tsp)  # the budget / capacity left after each node, from the compact TSP model
+      echo "text.style=compact_echo init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model init.other_text_style=true" ;;
+    mis_from_tsp | mvc_from_tsp)  # the graph prompts ignore text.candidates, so TSP's 4 stays
+      echo "init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model model.max_position_embeddings=1024" ;;
     mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
     mis_echo | mvc_echo) echo "text.style=compact_echo text.candidates=0 model.max_position_embeddings=1024" ;;
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, mis, mis_echo, mvc, mvc_echo, pfsp, jssp)" >&2; return 1 ;;
+    pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
+    pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_from_tsp, mvc, mvc_echo, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 
@@ -84,15 +94,16 @@ train() {  # variant: train for the rest of its time budget (the seconds already
 }
 
 evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not yet evaluated
-  local v=$1 dir=$out/$1 problem
+  local v=$1 dir=$out/$1 problem tokenizer=$out/$1/tokenizer.model o
   problem=$(problem_of "$v")
+  for o in $(overrides "$v"); do case $o in tokenizer.path=*) tokenizer=${o#tokenizer.path=} ;; esac; done
   for ckpt in "$dir"/checkpoints/step_*; do
     [ -d "$ckpt" ] || continue
     local step=${ckpt##*step_}
     [ $((step % eval_every)) -eq 0 ] || continue
     [ -f "$dir/eval/step_$step/summary.json" ] && continue
     "$bin/tools/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
-      model.tokenizer="$dir/tokenizer.model" output_dir="$dir/eval/step_$step" data.dataset="data/$(dataset_of "$problem").h5" \
+      model.tokenizer="$tokenizer" output_dir="$dir/eval/step_$step" data.dataset="data/$(dataset_of "$problem").h5" \
       data.limit="$limit" "rows[2].type=solver:$(heuristic_of "$problem")" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
       echo "run.sh: evaluating $ckpt failed (see $dir/eval/step_$step.log)" >&2
   done

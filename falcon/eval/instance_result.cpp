@@ -7,6 +7,13 @@ nlohmann::ordered_json opt(const std::optional<double>& v) {
   return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
 }
 
+// Model output is untrusted: a sample decoded without the grammar may hold bytes that are not
+// UTF-8, which JSON cannot carry. Those become U+FFFD (the library's own validator does it).
+std::string utf8_or_replaced(const std::string& text) {
+  const std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(quoted).get<std::string>();
+}
+
 }  // namespace
 
 void set_objective(InstanceResult& r, problems::Sense sense, bool feasible, double objective,
@@ -42,6 +49,7 @@ nlohmann::ordered_json to_json(const InstanceResult& r) {
   j["seconds"] = {{"total", r.seconds.total},   {"model", r.seconds.model},   {"mask", r.seconds.mask},
                   {"sample", r.seconds.sample}, {"repair", r.seconds.repair}, {"solver", r.seconds.solver}};
   j["solution"] = r.solution;
+  j["text"] = utf8_or_replaced(r.text);
   return j;
 }
 

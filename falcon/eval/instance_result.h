@@ -42,6 +42,10 @@ struct InstanceResult {
   std::string stop;               // adaptive: confidence | budget; else ""
   TimeSplit seconds;
   std::string solution;           // the delivered solution in the grammar's text
+  // Model rows: the delivered sample's text as the model wrote it, before parsing and repair ("" for
+  // solver rows). `solution` is written anew from the parsed solution, so only this shows what the
+  // model itself wrote beyond the indices: the notes of the compact_echo style, its objective.
+  std::string text;
   // The delivered sample as the model wrote it, when repair changed it. Not in instances.jsonl:
   // the picture (solution_picture.h) marks what repair changed.
   std::optional<problems::Solution> before_repair;

@@ -17,6 +17,7 @@ using Clock = std::chrono::steady_clock;
 struct InstanceDraws {
   explicit InstanceDraws(eval::Match match) : classes(match) {}
   std::vector<eval::SampleOutcome> outcomes;
+  std::vector<std::string> texts;  // what the model wrote, per sample
   std::vector<eval::Draw> draws;
   std::vector<int> match_classes;
   eval::MatchClasses classes;
@@ -62,6 +63,7 @@ eval::InstanceResult deliver(const eval::EvalInstance& e, const eval::RowSpec& r
   }
   r.seconds = d.seconds;
   r.solution = problem.format(*e.instance, delivered.solution);
+  r.text = d.texts.at(best);
   return r;
 }
 
@@ -109,6 +111,7 @@ std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::
         d.match_classes.push_back(cls);
         d.draws.push_back({sample.outcome.feasible, sample.outcome.objective, cls});
         d.outcomes.push_back(sample.outcome);
+        d.texts.push_back(sample.text);
       }
     }
     drawn += k;

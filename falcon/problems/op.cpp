@@ -192,6 +192,26 @@ double route_length(const OpInstance& instance, const std::vector<int>& route) {
   return path_length(instance.geometry, instance.start, valid, instance.end);
 }
 
+EchoNotes echo_notes(const OpInstance& instance, const Solution& route) {
+  const RoutingGeometry& g = instance.geometry;
+  const double scale = prompt_scale(g.coords, /*grid=*/100);  // the budget's scale in the prompt
+  EchoNotes notes;
+  for (const auto& list : route.lists) {
+    notes.emplace_back();
+    double travelled = 0.0;  // start -> ... -> last
+    int last = instance.start;
+    for (int v : list) {
+      if (valid_id(instance, v)) {
+        travelled += g.d(last, v);
+        last = v;
+      }
+      const double left = (instance.budget - travelled - g.d(last, instance.end)) * scale;
+      notes.back().push_back(std::to_string(static_cast<long long>(std::max(0.0, std::floor(left)))));
+    }
+  }
+  return notes;
+}
+
 double route_prize(const OpInstance& instance, const std::vector<int>& route) {
   double total = instance.prizes[instance.start] + (instance.end != instance.start ? instance.prizes[instance.end] : 0.0);
   for (int v : clean_route(instance, route)) total += instance.prizes[v];
@@ -268,6 +288,9 @@ class OpProblem final : public Problem {
   std::string prompt(const Instance& instance) const override { return op::prompt(cast(instance)); }
   std::string compact_prompt(const Instance& instance, int candidates) const override {
     return op::compact_prompt(cast(instance), candidates);
+  }
+  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
+    return op::echo_notes(cast(instance), solution);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return op::symmetric_copy(cast(instance), solution, rng);

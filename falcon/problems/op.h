@@ -44,6 +44,12 @@ std::string compact_prompt(const OpInstance& instance, int candidates);  // text
 // a depot tour in either direction (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, Rng& rng);
 
+// The compact_echo style's notes (Problem::echo_notes): after each node, the budget the route
+// would have left if it went to the end from there, on the prompt's grid ("37"; floor, never below
+// 0), so a node fits exactly when its detour is at most the note before it. Ids out of range
+// take nothing (the note repeats).
+EchoNotes echo_notes(const OpInstance& instance, const Solution& route);
+
 // start -> route... -> end; invalid ids are skipped.
 double route_length(const OpInstance& instance, const std::vector<int>& route);
 // Prizes of the start and end nodes plus those of the distinct valid other nodes listed.

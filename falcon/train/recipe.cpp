@@ -126,6 +126,7 @@ Recipe read_recipe(Config& c) {
   r.threads = static_cast<int>(c.get_int("threads", 0));
   r.init_from = c.get_string("init.checkpoint", "");
   r.start_stage = static_cast<int>(c.get_int("init.start_stage", 0));
+  r.init_other_text_style = c.get_bool("init.other_text_style", false);
   r.number_embedding = c.get_string("init.number_embedding", "random");
   require(r.number_embedding == "random" || r.number_embedding == "fourier", c, "init.number_embedding",
           "must be random or fourier");

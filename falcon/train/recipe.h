@@ -106,6 +106,9 @@ struct Recipe {
   // before start_stage (same model section, same LoRA settings).
   std::string init_from;
   int start_stage = 0;
+  // init_from may come from a run of another text style (a curriculum: a compact TSP model as the
+  // start of an OP model that echoes its budget); otherwise a differing style is refused.
+  bool init_other_text_style = false;
   // How a fresh model's number-token embeddings start: "random" (HF's normal(0, 0.02)) or
   // "fourier" (falcon/model/number_embedding.h). Ignored when weights come from a checkpoint.
   std::string number_embedding = "random";

@@ -155,7 +155,8 @@ void check_init_text_style(const Recipe& recipe) {
   const problems::TextStyle trained = read_recipe(stored).text_style;
   if (trained != recipe.text_style)
     throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but init.checkpoint " + dir +
-                " was trained on '" + problems::describe(trained) + "'; set text.style / text.candidates to match it");
+                " was trained on '" + problems::describe(trained) +
+                "'; set text.style / text.candidates to match it, or init.other_text_style: true to start from it anyway");
 }
 
 }  // namespace
@@ -407,7 +408,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   run.model_config = read.model;
   run.options = options;
   const auto& recipe = run.recipe;
-  if (!recipe.init_from.empty()) check_init_text_style(recipe);
+  if (!recipe.init_from.empty() && !recipe.init_other_text_style) check_init_text_style(recipe);
   // Data parallel: the ranks come from the environment (falcon_train --nproc, torchrun, Slurm).
   // Every rank runs everything below on its slice of each batch; one process is rank 0 of 1 and
   // makes no collective calls.

@@ -52,6 +52,30 @@ class EchoErrors(unittest.TestCase):
         self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #3 ()]", "neighbours"), (True, "named in its own earlier note"))
         self.assertEqual(check(self.CYCLE, "Set: [#2 (#3), #1 ()]", "neighbours"), (False, "not ascending"))
 
+    def test_op_budget_notes(self):
+        import numpy
+        import echo_errors
+        op = (numpy.array([[0, 0], [0, 0.5], [0.5, 0.5], [1, 1]]), 2.0, 0, 0)  # budget 200 on the grid
+        check = echo_errors.op_answer
+        self.assertEqual(check(op, "Route: [#1 (100), #2 (29)], Objective: 0.70"), (True, ""))
+        self.assertEqual(check(op, "Route: [#1 (100), #3 (0)]"), (True, "over the budget its own note leaves"))
+        self.assertEqual(check(op, "Route: [#1 (250), #3 (0)]"), (False, "over the true budget (its note was wrong)"))
+        self.assertEqual(check(op, "Route: [#1 (100), #1 (100)]"), (True, "repeats a node"))
+
+
+class OpRoutes(unittest.TestCase):
+    def test_locality_size_and_length_of_a_route(self):
+        import numpy
+        import op_routes
+        # A depot and a row of 6 points 0.1 apart: 1 -> 2 -> 3 are neighbours, 3 -> 6 is not among 3's 4 nearest.
+        points = numpy.array([[0, 0]] + [[0.1 * k, 0.5] for k in range(1, 7)])
+        instance = (points, 2.0, 0, 0, [])
+        near, nodes, ratio = op_routes.route_stats(instance, [1, 2, 3, 6])
+        self.assertAlmostEqual(near, 2 / 3)
+        self.assertEqual(nodes, 4)
+        length = numpy.hypot(0.1, 0.5) + 0.5 + numpy.hypot(0.6, 0.5)
+        self.assertAlmostEqual(ratio, length / 2.0)
+
 
 class TrainingClock(unittest.TestCase):
     def test_a_resume_pause_is_charged_at_the_running_rate(self):

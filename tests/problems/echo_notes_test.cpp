@@ -2,6 +2,8 @@
 // turns feasibility into, and the solution text around them (format, strict and lenient parse).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <memory>
 #include <set>
 #include <string>
@@ -11,6 +13,7 @@
 #include "falcon/core/rng.h"
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
 #include "falcon/problems/text_style.h"
 
@@ -72,6 +75,44 @@ TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
             "Routes: [[#1 (6), #2 (1)], [#3 (1)]], Objective: 6.24");
   // An overloaded route's notes stop at 0 (a note is digits only); ids out of range take nothing.
   EXPECT_EQ(cvrp::echo_notes(*cvrp, Solution{{{3, 2, 99, -1}}}), (EchoNotes{{"1", "0", "0", "0"}}));
+}
+
+TEST(EchoNotes, OpNoteIsTheBudgetLeftAfterGoingHomeFromThere) {
+  auto op = std::make_shared<op::OpInstance>();
+  op->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 0.5}, {0.5, 0.5}, {1, 1}});
+  op->prizes = {0, 0.3, 0.4, 0.9};
+  op->budget = 2.0;
+  // After #1: 2 - 0.5 out - 0.5 home = 1.0, 100 on the grid; after #2: 2 - 1.0 - sqrt(0.5) = 0.29.
+  EXPECT_EQ(echo("op").format(*op, Solution::flat({1, 2})), "Route: [#1 (100), #2 (29)], Objective: 0.70");
+  EXPECT_EQ(echo("op").format(*op, Solution::flat({})), "Route: [], Objective: 0.00");
+  // Over the budget the note stops at 0; ids out of range take nothing, so the note repeats.
+  EXPECT_EQ(op::echo_notes(*op, Solution::flat({1, 99, 3, -1})), (EchoNotes{{"100", "100", "0", "0"}}));
+  // The text reads back to the route, notes skipped.
+  const Problem& text = echo("op");
+  EXPECT_EQ(text.parse("Route: [#1 (100), #2 (29)], Objective: 0.70").solution->lists, Solution::flat({1, 2}).lists);
+}
+
+TEST(EchoNotes, OpLastNoteIsTheSlackOfARouteThatFitsAndNotesNeverGrow) {
+  // On generated instances, the last note is floor(100 * (budget - length)) of a route that fits:
+  // the note the model reads before it decides to go home.
+  const Problem& op = problem_by_name("op");
+  Rng rng(6);
+  for (int seed = 0; seed < 20; ++seed) {
+    GenerateOptions options;
+    options.n = 20;
+    const auto inst = std::static_pointer_cast<op::OpInstance>(op.generate(options, static_cast<std::uint64_t>(seed)));
+    std::vector<int> route;
+    for (int v = 1; v < 20; ++v)
+      if (rng.bernoulli(0.3)) route.push_back(v);
+    const auto cut = op::repair_route(*inst, route);  // fits the budget
+    if (cut.empty()) continue;
+    const EchoNotes notes = op::echo_notes(*inst, Solution::flat(cut));
+    const double slack = inst->budget - op::route_length(*inst, cut);
+    ASSERT_GE(slack, -1e-9);
+    EXPECT_EQ(notes[0].back(), std::to_string(static_cast<long long>(std::floor(std::max(0.0, slack) * 100))));
+    for (std::size_t k = 1; k < notes[0].size(); ++k)  // going further never leaves more budget
+      EXPECT_LE(std::stoll(notes[0][k]), std::stoll(notes[0][k - 1]));
+  }
 }
 
 TEST(EchoNotes, MisSetIsIndependentExactlyWhenEachVertexIsInTheNoteBeforeIt) {

@@ -52,7 +52,7 @@ def mutate(rng, data, seeds):
     return bytes(data)
 
 
-def grid_size(tool, sweep):
+def grid_size(sweep):
     size = 1
     for d in sweep.dims:
         size *= len(d.choices)
@@ -77,7 +77,7 @@ def fuzz(runs, seed, findings=None, progress=False):
                 f.write(data)
             try:
                 sweep = tool.load_sweep(path, check_files=False)
-                if grid_size(tool, sweep) <= MAX_POINTS:
+                if grid_size(sweep) <= MAX_POINTS:
                     tool.expand(sweep)
                 accepted += 1
             except tool.SweepError:

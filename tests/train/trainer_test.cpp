@@ -164,6 +164,12 @@ TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("trained on 'paper'"), std::string::npos) << e.what();
   }
+  // Unless the recipe asks for it: a curriculum from one text to another.
+  auto curriculum = recipe("variant4");
+  curriculum.set_overrides({"init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string(), "init.start_stage=1",
+                            "tokenizer.path=" + (dir_ / "sft" / "tokenizer.model").string(), "text.style=compact",
+                            "init.other_text_style=true"});
+  EXPECT_EQ(run_training(curriculum, options()).stages.size(), 1u);
 }
 
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {

@@ -139,6 +139,11 @@ rows:
       EXPECT_GE(t["total"].get<double>(), t["model"].get<double>() + t["mask"].get<double>() - 1e-9) << row;
     }
   }
+  // Model rows keep what the model wrote; solver rows wrote nothing.
+  for (const char* row : {"greedy", "fixed12", "adaptive", "sharp"})
+    for (const auto& r : by_row[row]) EXPECT_EQ(r["text"].get<std::string>().rfind("Route: [", 0), 0u) << row << ": " << r;
+  for (const auto& r : by_row["solver:reference"]) EXPECT_EQ(r["text"], "");
+  for (const auto& r : by_row["raw"]) EXPECT_TRUE(r["text"].is_string());  // no grammar: any bytes, kept as UTF-8
   // Repair on: every delivered solution is feasible. Greedy: one sample.
   for (const char* row : {"greedy", "fixed12", "adaptive"})
     for (const auto& r : by_row[row]) EXPECT_TRUE(r["feasible"].get<bool>()) << row;
