@@ -92,6 +92,7 @@ def out_dir_and_args(argv, usage, minimum=2):
         out, args = args[1], args[2:]
     if len(args) < minimum:
         sys.exit(usage)
+    os.makedirs(out, exist_ok=True)
     return out, args
 
 

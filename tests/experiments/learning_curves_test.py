@@ -77,6 +77,16 @@ class OpRoutes(unittest.TestCase):
         self.assertAlmostEqual(ratio, length / 2.0)
 
 
+class PfspOrderFeatures(unittest.TestCase):
+    def test_palmer_index_grows_with_time_on_the_early_machines(self):
+        import numpy
+        import pfsp_order_features
+        times = numpy.array([[9, 5, 1], [1, 5, 9]])  # job 0: long early; job 1: long late
+        f = pfsp_order_features.features(times)
+        self.assertEqual(list(f["total time"]), [15, 15])
+        self.assertEqual(list(f["Palmer slope index (negated)"]), [8, -8])
+
+
 class TrainingClock(unittest.TestCase):
     def test_a_resume_pause_is_charged_at_the_running_rate(self):
         import curves
