@@ -85,6 +85,9 @@ class PfspOrderFeatures(unittest.TestCase):
         f = pfsp_order_features.features(times)
         self.assertEqual(list(f["total time"]), [15, 15])
         self.assertEqual(list(f["Palmer slope index (negated)"]), [8, -8])
+        self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2, 3], [10, 20, 30, 40]), 1.0)
+        self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2, 3], [4, 3, 2, 1]), -1.0)
+        self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2], [5, 5, 9]), 0.8660254, places=6)  # ties: ranks 0.5, 0.5, 2
 
 
 class TrainingClock(unittest.TestCase):
