@@ -33,7 +33,7 @@ void Progress::print(bool final_line) {
   printed_ = true;
   const char* start = style_.redraw ? "\r" : "";
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const double rate = elapsed > 0 ? done_ / elapsed : 0.0;
+  const double rate = elapsed > 0 ? (done_ - resumed_) / elapsed : 0.0;
   if (final_line) {
     std::fprintf(out_, "%s%s %ld/%ld  %.1f/s  done in %.1fs  %s\n", start, label_.c_str(), done_, total_, rate,
                  elapsed, status_.c_str());

@@ -22,6 +22,9 @@ class Progress {
   Progress(std::string label, long total, bool enabled = true,
            ProgressStyle style = ProgressStyle::for_stream(stderr), std::FILE* out = stderr);
   void advance(long by = 1);
+  // Work a resumed job did before this process: counted as done, but not in the rate, which
+  // (and so the ETA) is measured on this process's own work only.
+  void resume_at(long done) { done_ = resumed_ = done; }
   // Extra text after the rate and ETA ("loss 1.23  4,100 tok/s"), shown from the next print.
   void set_status(std::string status) { status_ = std::move(status); }
   void finish();
@@ -33,6 +36,7 @@ class Progress {
   std::string status_;
   long total_;
   long done_ = 0;
+  long resumed_ = 0;  // of done_, what an earlier process did
   bool enabled_;
   ProgressStyle style_;
   std::FILE* out_;

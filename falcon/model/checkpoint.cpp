@@ -179,7 +179,8 @@ std::string require_file(const std::string& dir, const char* name) {
 
 void check_config(const std::string& path, const std::string& stored, const CheckpointLoadOptions& options) {
   if (options.expected_config_yaml.empty()) return;
-  std::string a = stored, b = options.expected_config_yaml;
+  std::string a = options.with_defaults ? options.with_defaults(stored, path) : stored;
+  std::string b = options.expected_config_yaml;
   if (!options.ignored_config_paths.empty()) {
     a = Config::from_string(a, path).to_yaml_without(options.ignored_config_paths);
     b = Config::from_string(b, "the run's config").to_yaml_without(options.ignored_config_paths);

@@ -16,6 +16,7 @@
 // that differs from the model, a config that differs from the run's) with one falcon::Error
 // naming the file and the tensor or field.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,9 @@ struct CheckpointLoadOptions {
   // the first differing key.
   std::string expected_config_yaml;
   std::vector<std::string> ignored_config_paths;
+  // When set, the stored config as the current reader resolves it (path names it in errors), so
+  // that a key added after the checkpoint was written compares at its default, not as a change.
+  std::function<std::string(const std::string& stored_yaml, const std::string& path)> with_defaults;
 };
 
 struct LoadedCheckpoint {

@@ -159,8 +159,11 @@ EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes) {
     long long left = instance.capacity;  // long long: a model's route may be any length
     notes.emplace_back();
     for (int v : route) {
-      if (v > 0 && v < instance.size()) left -= instance.demands[v];
-      notes.back().push_back(std::to_string(std::max(left, 0LL)));
+      // The demand first: copying it from v's clause and subtracting it from the previous note
+      // are two easy steps where one note of the capacity left alone asks for both at once.
+      const int demand = v > 0 && v < instance.size() ? instance.demands[v] : 0;
+      left -= demand;
+      notes.back().push_back(std::to_string(demand) + " " + std::to_string(std::max(left, 0LL)));
     }
   }
   return notes;

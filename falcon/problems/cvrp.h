@@ -46,8 +46,8 @@ std::string compact_prompt(const CvrpInstance& instance, int candidates);  // te
 // Customers relabelled, the points through a symmetry of the square, each route in either
 // direction; the routes keep their order (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng);
-// The compact_echo style's notes (Problem::echo_notes): after each customer, the capacity its
-// route has left ("24"), never below 0; ids out of range take nothing.
+// The compact_echo style's notes (Problem::echo_notes): after each customer, its demand and the
+// capacity its route has left ("6 24"), never below 0; ids out of range take nothing ("0 24").
 EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes);
 
 // Sum of depot -> route -> depot lengths; ids outside [0, n) are skipped.

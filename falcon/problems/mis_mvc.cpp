@@ -72,9 +72,8 @@ std::string prompt(const GraphInstance& instance, std::string_view tag) {
 
 std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only) {
   // "MIS:#0:#3#7;#1;#2:#5;" — every vertex with all its neighbours' IDs, so that each edge is
-  // written twice and "may v join?" is a look at v's own clause. With the echo, the notes carry
-  // what the vertices before v ruled out, so v's clause needs only its neighbours above v: about
-  // 2/3 of the tokens at n = 50.
+  // written twice and "may v join?" is a look at v's own clause. The echo's notes carry the
+  // lower ends' half, so its prompt needs only the upper one: about 2/3 of the tokens at n = 50.
   const Graph& g = instance.graph;
   std::string out = std::string(tag) + ":";
   for (int v = 0; v < g.n; ++v) {
@@ -107,22 +106,13 @@ bool valid_id(int v, int n) { return v >= 0 && v < n; }
 }  // namespace
 
 EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set) {
-  // The whole running state rather than its change (v's neighbours): "may w come next?" becomes
-  // "is w in the latest note?", and each note is the one before it less v's upper clause.
   const Graph& g = instance.graph;
-  std::vector<char> taken(g.n, 0);  // written, or adjacent to a written vertex
   std::vector<std::string> notes;
-  int after = -1;  // the last valid vertex: an out-of-range ID changes nothing
   for (int v : set.items()) {
-    if (valid_id(v, g.n)) {
-      taken[v] = 1;
-      for (int w : g.neighbors(v)) taken[w] = 1;
-      after = v;
-    }
-    std::vector<int> free;
-    for (int w = after + 1; w < g.n; ++w)
-      if (!taken[w]) free.push_back(w);
-    notes.push_back(id_list_text(free));
+    std::vector<int> above;
+    if (valid_id(v, g.n))
+      for (int w : g.neighbors(v)) if (w > v) above.push_back(w);
+    notes.push_back(id_list_text(above));
   }
   return {notes};
 }

@@ -33,18 +33,18 @@ std::shared_ptr<GraphInstance> read_file(const std::string& path);
 // "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
 // The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours;
-// with `upper_only` (compact_echo) only those above it, each edge once: what the notes need.
+// with `upper_only` (compact_echo) only those above it, each edge once, the list a note copies.
 std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only = false);
 // Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
-// The compact_echo style's notes (Problem::echo_notes) for a set written ascending, IDs "#u#w":
-//   MIS: after v, the vertices above v that are still free (neither written nor adjacent to a
-//        written vertex): the next vertex must come from the latest note, and a maximal set ends
-//        on "()". A set is independent when each vertex after the first is in the note before it.
-//   MVC: after v, the neighbours above v of the vertices skipped since the previous one, which a
-//        later vertex must be. A set is a cover when no vertex it skips appeared in an earlier
-//        note and no skipped vertices are adjacent to each other.
-// An ID out of range changes no state: MIS repeats the note before it, MVC notes nothing.
+// The compact_echo style's notes (Problem::echo_notes) for a set written ascending; each note is
+// IDs "#u#w" a later vertex of the set must avoid (MIS) or a later vertex must be (MVC):
+//   MIS: after v, its neighbours above v. A set is independent when no vertex it lists appeared
+//        in an earlier note.
+//   MVC: after v, the neighbours above v of the vertices skipped since the previous one. A set is
+//        a cover when no vertex it skips appeared in an earlier note and no skipped vertices are
+//        adjacent to each other.
+// Ids out of range get an empty note.
 EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set);
 EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set);
 

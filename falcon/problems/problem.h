@@ -63,8 +63,8 @@ class Problem {
   // each entity's numbers beside its ID on a coarse grid, and for routing the IDs of each
   // node's `candidates` nearest neighbours. Throws for a problem that has no compact style yet.
   virtual std::string compact_prompt(const Instance& instance, int candidates) const;
-  // The compact_echo style's phi: the compact prompt, less what the notes make redundant
-  // (graphs: each edge once, at its lower end).
+  // The compact_echo style's phi: the compact prompt, unless the notes copy lists that a shorter
+  // prompt holds exactly (graphs: each edge once, at its lower end, as the notes write it).
   virtual std::string echo_prompt(const Instance& instance, int candidates) const {
     return compact_prompt(instance, candidates);
   }

@@ -8,9 +8,10 @@
 //   solution  Route: [#0, #5, #3, ...], Objective: 3.85
 // Each problem writes its own clauses (Problem::compact_prompt, helpers in compact_text.h).
 // `compact_echo` is compact with a note after each index of the solution: the running state the
-// next choice depends on (MIS: the vertices still free; CVRP: the capacity left), so that
-// feasibility becomes a look at the latest note instead of arithmetic or a search of the past:
-//   solution  Routes: [[#3 (24), #7 (17)], [#1 (25)]], Objective: 6.02
+// next choice depends on (MIS: the neighbours the vertex rules out; CVRP: the customer's demand
+// and the capacity left), so that feasibility becomes "never write an ID already ruled out" or
+// one subtraction of two numbers just written, instead of arithmetic over the whole route:
+//   solution  Routes: [[#3 (6 24), #7 (7 17)], [#1 (5 25)]], Objective: 6.02
 // Its prompt (Problem::echo_prompt) may drop what the notes carry: MIS/MVC list each edge once.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.

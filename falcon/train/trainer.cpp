@@ -146,6 +146,14 @@ json resume_point(const std::string& checkpoints, bool resume, std::string* dir)
 // Settings that may change between a run and its resumption without changing results.
 const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed"};
 
+// A checkpoint's recipe as this program reads it: keys added since it was written get their
+// defaults, the way the run's own config got them.
+std::string stored_recipe_with_defaults(const std::string& yaml, const std::string& path) {
+  Config stored = Config::from_string(yaml, path);
+  read_training_config(stored);
+  return stored.to_yaml();
+}
+
 // A model only understands the text it was trained on: a run that starts from another run's
 // checkpoint must keep that run's text style.
 void check_init_text_style(const Recipe& recipe) {
@@ -320,7 +328,8 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   schedule.total_steps = stage_steps(stage, run.train_set.examples.size());
   std::int64_t step = 0;
   if (s == run.resume_stage && !run.resume_dir.empty()) {
-    model::load_checkpoint(run.resume_dir, *model, &optimizer, {run.config_yaml, kResumeIgnoredPaths});
+    model::load_checkpoint(run.resume_dir, *model, &optimizer,
+                           {run.config_yaml, kResumeIgnoredPaths, stored_recipe_with_defaults});
     step = run.resume_state.value("next_step", std::int64_t{0});
   }
   // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
@@ -334,7 +343,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   EpochOrder order(run.train_set.examples.size(), mix(run.recipe.seed, s));
   const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
-  bar.advance(static_cast<long>(step));
+  bar.resume_at(static_cast<long>(step));
   for (; step < schedule.total_steps; ++step) {
     const auto step_start = Clock::now();
     const double lr = schedule.at(step);

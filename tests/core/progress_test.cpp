@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <thread>
 
 namespace falcon {
 namespace {
@@ -39,6 +40,27 @@ TEST(Progress, AFileGetsWholeLinesWithoutCarriageReturns) {
   int lines = 0;
   for (char c : text) lines += c == '\n';
   EXPECT_EQ(lines, 3);  // two progress lines and the final one
+}
+
+TEST(Progress, AResumedJobsRateCountsOnlyItsOwnWork) {
+  // 900 of 1,000 steps were done by an earlier process; this one does 1 in about 1.1 s. Its
+  // rate times its time is the 1 step it did (901 if the resumed steps counted as its own).
+  std::FILE* f = std::tmpfile();
+  {
+    Progress bar("step", 1000, /*enabled=*/true, {false, std::chrono::hours(1)}, f);
+    bar.resume_at(900);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // a run under 1 s prints no total line
+    bar.advance();
+    bar.finish();
+  }
+  std::rewind(f);
+  char line[256] = {};
+  ASSERT_NE(std::fgets(line, sizeof line, f), nullptr);
+  std::fclose(f);
+  double rate = 0, seconds = 0;
+  ASSERT_EQ(std::sscanf(line, "step 901/1000  %lf/s  done in %lfs", &rate, &seconds), 2) << line;
+  EXPECT_GT(rate * seconds, 0.5) << line;
+  EXPECT_LT(rate * seconds, 2.0) << line;
 }
 
 TEST(Progress, ATerminalRedrawsOneLine) {

@@ -142,23 +142,25 @@ std::string random_sentence(const ByteDfa& dfa, Rng& rng) {
     s += static_cast<char>(b);
     q = dfa.step(q, static_cast<unsigned char>(b));
   }
-  // Finish the shortest way: close what is open first, then digits and the closing text; an ID's
-  // '#' last, so that a note never grows without end.
-  static const std::string kFinish = [] {
-    std::string order = ")]";
-    for (int b = 1; b < 256; ++b)
-      if (b == '.' || (b >= '0' && b <= '9') || b == ',' || b == ' ' || std::isalpha(b) || b == ':') order += static_cast<char>(b);
-    return order + "#";
-  }();
-  while (!dfa.accepting(q)) {
-    for (char c : kFinish)
-      if (dfa.step(q, static_cast<unsigned char>(c)) >= 0) {
-        s += c;
-        q = dfa.step(q, static_cast<unsigned char>(c));
-        break;
-      }
+  // Finish the shortest way: a breadth-first search from q to the nearest accepting state.
+  std::vector<int> parent(static_cast<std::size_t>(dfa.num_states()), -2), via(parent.size(), 0);
+  std::vector<int> queue{q};
+  parent[q] = -1;
+  int end = -1;
+  for (std::size_t head = 0; head < queue.size() && end < 0; ++head) {
+    const int from = queue[head];
+    if (dfa.accepting(from)) end = from;
+    for (int b = 0; b < 256 && end < 0; ++b) {
+      const int to = dfa.step(from, static_cast<unsigned char>(b));
+      if (to < 0 || parent[to] != -2) continue;
+      parent[to] = from;
+      via[to] = b;
+      queue.push_back(to);
+    }
   }
-  return s;
+  std::string tail;
+  for (int at = end; at >= 0 && parent[at] >= 0; at = parent[at]) tail += static_cast<char>(via[at]);
+  return s + std::string(tail.rbegin(), tail.rend());
 }
 
 std::string mutate(std::string s, Rng& rng) {
@@ -271,8 +273,9 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   EXPECT_FALSE(set.accepts("Set: [#1 (4), #3 ()], Objective: 2.00"));
   EXPECT_FALSE(set.accepts("Set: [#1 (#21)], Objective: 2.00"));
   const auto routes = ByteDfa::compile(builtin_grammar("cvrp_echo"), {1, 20});
-  EXPECT_TRUE(routes.accepts("Routes: [[#3 (24), #7 (17)], [#1 (25)]], Objective: 6.02"));
-  EXPECT_FALSE(routes.accepts("Routes: [[#3 (), #7 (17)]], Objective: 6.02"));
+  EXPECT_TRUE(routes.accepts("Routes: [[#3 (6 24), #7 (7 17)], [#1 (5 25)]], Objective: 6.02"));
+  EXPECT_FALSE(routes.accepts("Routes: [[#3 (24), #7 (7 17)]], Objective: 6.02"));  // the demand missing
+  EXPECT_FALSE(routes.accepts("Routes: [[#3 (), #7 (7 17)]], Objective: 6.02"));
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (#4)]], Objective: 6.02"));
 }
 

@@ -40,17 +40,33 @@ class EchoErrors(unittest.TestCase):
     def test_free_notes(self):
         import echo_errors
         check = echo_errors.mis_answer
-        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #2 ()], Objective: 2.00"), (True, ""))
-        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #3 ()]"), (True, "not in its own previous note"))
-        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2#3), #3 ()]"), (False, "not in the true previous note (its note was wrong)"))
-        self.assertEqual(check(self.CYCLE, "Set: [#1 (#3), #1 ()]"), (False, "not in its own previous note"))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #2 ()], Objective: 2.00", "free"), (True, ""))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2), #3 ()]", "free"), (True, "not in its own previous note"))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#2#3), #3 ()]", "free"), (False, "not in the true previous note (its note was wrong)"))
+        self.assertEqual(check(self.CYCLE, "Set: [#1 (#3), #1 ()]", "free"), (False, "not in its own previous note"))
 
     def test_neighbours_notes(self):
         import echo_errors
         check = echo_errors.mis_answer
-        self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #2 (#3)]", "neighbours"), (True, ""))
+        self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #2 (#3)]"), (True, ""))
         self.assertEqual(check(self.CYCLE, "Set: [#0 (#1#3), #3 ()]", "neighbours"), (True, "named in its own earlier note"))
         self.assertEqual(check(self.CYCLE, "Set: [#2 (#3), #1 ()]", "neighbours"), (False, "not ascending"))
+
+    def test_cvrp_demand_and_capacity_notes(self):
+        import collections
+        import echo_errors
+        cvrp = (10, [0, 4, 5, 9])
+        check = echo_errors.cvrp_answer
+        self.assertEqual(check(cvrp, "Routes: [[#1 (4 6), #2 (5 1)], [#3 (9 1)]], Objective: 6.24"), (True, ""))
+        steps = collections.Counter()
+        # #1's demand copied wrong (0), its note subtracted right: 10 - 0 = 10 leaves room for #3.
+        self.assertEqual(check(cvrp, "Routes: [[#1 (0 10), #3 (9 1)]]", steps),
+                         (False, "over the true capacity (its note was wrong)"))
+        self.assertEqual(dict(steps), {"notes": 2, "demand": 1, "subtraction": 2})
+        self.assertEqual(check(cvrp, "Routes: [[#1 (4 6), #2 (5 2)]]", steps), (False, "misses a customer"))
+        self.assertEqual(dict(steps), {"notes": 4, "demand": 3, "subtraction": 3})
+        # A model of the capacity-only notes: its demand is what its notes subtract.
+        self.assertEqual(check(cvrp, "Routes: [[#1 (6), #2 (1)], [#3 (1)]]"), (True, ""))
 
     def test_op_budget_notes(self):
         import numpy

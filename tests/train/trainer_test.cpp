@@ -172,6 +172,40 @@ TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   EXPECT_EQ(run_training(curriculum, options()).stages.size(), 1u);
 }
 
+// A checkpoint written before a recipe key existed resumes: the missing key reads as its default.
+// Set to anything else, it is a change like any other.
+TEST_F(TrainerTest, ResumeReadsAKeyAddedSinceTheCheckpointAtItsDefault) {
+  auto o = options();
+  o.stop_after_steps = 2;
+  {
+    auto config = recipe("older");
+    run_training(config, o);
+  }
+  const auto stored = dir_ / "older" / "checkpoints" / "step_2" / "config.yaml";
+  std::ifstream in(stored);
+  std::string yaml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string key = "  other_text_style: false\n";
+  ASSERT_NE(yaml.find(key), std::string::npos) << yaml;
+  yaml.erase(yaml.find(key), key.size());
+  std::ofstream(stored) << yaml;
+
+  o.resume = true;
+  o.stop_after_steps = 1;
+  {
+    auto config = recipe("older");
+    EXPECT_TRUE(run_training(config, o).stopped_early);
+  }
+  auto changed = recipe("older");
+  changed.set_override("init.other_text_style=true");
+  try {
+    run_training(changed, o);
+    FAIL() << "resumed with init.other_text_style changed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("other_text_style"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {
   auto o = options();
   o.stop_after_steps = 2;
