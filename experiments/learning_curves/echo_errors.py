@@ -170,6 +170,8 @@ def main():
     print("| eval | answers | raw valid | notes all right | first broken rule (count) | CVRP notes: demand right, capacity = own previous - own demand |")
     print("|---|---:|---:|---:|---|---|")
     for eval_dir in args[1:]:
+        if not os.path.isfile(os.path.join(eval_dir, "instances.jsonl")):
+            sys.exit(f"echo_errors.py: {eval_dir} has no instances.jsonl: pass eval folders (<run>/eval/step_N)")
         rows = [json.loads(line) for line in open(os.path.join(eval_dir, "instances.jsonl"))]
         rows = [r for r in rows if r["row"] == "greedy_raw"]
         right, reasons, steps = 0, {}, collections.Counter()

@@ -137,7 +137,7 @@ std::string prompt(const CvrpInstance& instance) {
   return out;
 }
 
-std::string compact_prompt(const CvrpInstance& instance, int candidates) {
+std::string compact_prompt(const CvrpInstance& instance, int candidates, bool demand_first) {
   // "CVRP:30;#0 50 50:#4#1;#1 12 87 5:#3#7;" — the capacity, then the depot's ID and grid
   // coordinates 0..99, then each customer's with its demand; every node lists its nearest
   // customers (the depot is never written in a route, so it is never a candidate).
@@ -147,7 +147,7 @@ std::string compact_prompt(const CvrpInstance& instance, int candidates) {
   for (int i = 0; i < instance.size(); ++i) {
     std::vector<double> numbers;
     if (!xy.empty()) numbers = {double(xy[i].first), double(xy[i].second)};
-    if (i > 0) numbers.push_back(instance.demands[i]);
+    if (i > 0) numbers.insert(demand_first ? numbers.begin() : numbers.end(), instance.demands[i]);
     out += compact_clause(i, numbers, near[i]);
   }
   return out;
@@ -312,6 +312,9 @@ class CvrpProblem final : public Problem {
   std::string prompt(const Instance& instance) const override { return cvrp::prompt(cast(instance)); }
   std::string compact_prompt(const Instance& instance, int candidates) const override {
     return cvrp::compact_prompt(cast(instance), candidates);
+  }
+  std::string echo_prompt(const Instance& instance, int candidates) const override {
+    return cvrp::compact_prompt(cast(instance), candidates, /*demand_first=*/true);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return cvrp::symmetric_copy(cast(instance), solution, rng);

@@ -42,7 +42,9 @@ void validate(const CvrpInstance& instance);
 // with its demand; integer coordinates as in the TSP prompt. EXPLICIT-matrix files have no
 // coordinates: their clauses carry the demand only ("1:(q)").
 std::string prompt(const CvrpInstance& instance);
-std::string compact_prompt(const CvrpInstance& instance, int candidates);  // text_style.h
+// text_style.h. With `demand_first` (compact_echo, whose notes copy the demand) a customer's
+// demand comes right after its ID, "#1 5 12 87:#3#7;": the token after the ID, as in the note.
+std::string compact_prompt(const CvrpInstance& instance, int candidates, bool demand_first = false);
 // Customers relabelled, the points through a symmetry of the square, each route in either
 // direction; the routes keep their order (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng);

@@ -72,6 +72,8 @@ TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
             "Routes: [[#1 (4 6), #2 (5 1)], [#3 (9 1)]], Objective: 6.24");
   // An overloaded route's notes stop at 0 (a note is digits only); ids out of range take nothing.
   EXPECT_EQ(cvrp::echo_notes(*cvrp, Solution{{{3, 2, 99, -1}}}), (EchoNotes{{"9 1", "5 0", "0 0", "0 0"}}));
+  // The echo's prompt puts each demand right after its customer's ID, where the note copies it from.
+  EXPECT_EQ(echo("cvrp").prompt(*cvrp), "CVRP:10;#0 0 0;#1 4 0 99;#2 5 99 0;#3 9 99 99;");
 }
 
 TEST(EchoNotes, OpNoteIsTheBudgetLeftAfterGoingHomeFromThere) {
