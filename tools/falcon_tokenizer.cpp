@@ -145,7 +145,7 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--numbers", train.numbers,
                         "plain (default), split_digits, whole (each integer 0..999 one piece), or whole_ids "
                         "(whole, and each ID #0..#999 one piece: the compact text style's)");
-  train_cmd->add_option("--text-style", train.text_style, "paper (default), compact or compact_echo: the text the model reads and writes");
+  train_cmd->add_option("--text-style", train.text_style, "paper (default), compact, compact_echo or compact_state: the text the model reads and writes");
   train_cmd->add_option("--candidates", train.candidates, "compact style: nearest-neighbour IDs per node clause (default 0)");
   train_cmd->add_option("--model-type", train.model_type, "bpe (default) or unigram");
   train_cmd->add_option("--threads", train.threads, "training threads (default 1)");

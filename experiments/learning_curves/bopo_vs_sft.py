@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""BOPO against the same wall time of more SFT: bopo_vs_sft.md and bopo_vs_sft.png from
-bopo_vs_sft.sh's runs.
+"""BOPO against the same wall time of more SFT and against GRPO at the same samples:
+bopo_vs_sft.md and bopo_vs_sft.png from bopo_vs_sft.sh's runs.
 
 usage: bopo_vs_sft.py [--out DIR] RUNS_DIR SEED...   (DIR: where the two files go; default this folder)
 
-RUNS_DIR holds base/eval (the starting checkpoint's evaluation) and per seed bopo_seedS and
-sft_seedS (metrics.jsonl, train.seconds, eval/step_N/summary.json). Per run: each evaluated
+RUNS_DIR holds base/eval (the starting checkpoint's evaluation), `problem` (tsp when missing) and
+per seed the arms' runs bopo_seedS, grpo_seedS and sft_seedS, each where it was run (metrics.jsonl,
+train.seconds, eval/step_N/summary.json). Per run: each evaluated
 checkpoint's training wall time (curves.training_clock) and held-out figures; the last
 checkpoint of each run is the comparison point, summarised as mean and spread over the seeds.
 """
@@ -21,7 +22,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from curves import evaluations, out_dir_and_args, training_clock, wall_at  # noqa: E402
 
-ARMS = ("bopo", "sft")
+ARMS = ("bopo", "grpo", "sft")
+PREFERENCE_ARMS = ("bopo", "grpo")  # sampled groups: their degenerate (skipped) share is reported
+PROBLEM_NAMES = {"tsp": "TSP-20", "jssp": "JSSP 6x6"}
 
 
 def figures(rows):
@@ -31,13 +34,13 @@ def figures(rows):
             "sample_valid": 100 * best["sample_feasible_raw"], "best8_gap": 100 * best["gap_all"]}
 
 
-def bopo_groups(metrics_path):
-    """(groups used, groups skipped, pairs) summed over a BOPO run's logged steps."""
+def preference_groups(metrics_path, arm):
+    """(groups used, groups skipped, pairs) summed over a BOPO or GRPO run's logged steps."""
     used = skipped = pairs = 0
     with open(metrics_path) as f:
         for line in f:
             j = json.loads(line)
-            if j.get("type") == "bopo":
+            if j.get("type") == arm:
                 used += j.get("groups", 0)
                 skipped += j.get("skipped_groups", 0)
                 pairs += j.get("pairs", 0)
@@ -63,6 +66,10 @@ def main():
     runs, seeds = args[0], args[1:]
     with open(os.path.join(runs, "base", "eval", "summary.json")) as f:
         base = figures({r["row"]: r for r in json.load(f)["rows"]})
+    problem = "tsp"
+    if os.path.isfile(os.path.join(runs, "problem")):
+        with open(os.path.join(runs, "problem")) as f:
+            problem = f.read().strip()
 
     points, finals, table = {}, {arm: [] for arm in ARMS}, []
     for seed in seeds:
@@ -77,9 +84,9 @@ def main():
             minutes, step, last = pts[-1]
             finals[arm].append(last)
             groups = "-"
-            if arm == "bopo":
-                used, skipped, pairs = bopo_groups(os.path.join(run_dir, "metrics.jsonl"))
-                groups = f"{100 * skipped / max(1, used + skipped):.1f}% ({pairs} pairs)"
+            if arm in PREFERENCE_ARMS:
+                used, skipped, pairs = preference_groups(os.path.join(run_dir, "metrics.jsonl"), arm)
+                groups = f"{100 * skipped / max(1, used + skipped):.1f}%" + (f" ({pairs} pairs)" if arm == "bopo" else "")
             table.append(f"| {arm} | {seed} | {step} | {minutes:.1f} | {last['valid']:.1f} | {last['greedy_gap']:.2f} | "
                          f"{last['sample_valid']:.1f} | {last['best8_gap']:.2f} | {groups} |")
 
@@ -87,14 +94,17 @@ def main():
     if os.path.isfile(os.path.join(runs, "bopo_args")):
         with open(os.path.join(runs, "bopo_args")) as f:
             bopo_args = f.read().strip()
-    lines = ["# BOPO vs the same wall time of more SFT, TSP-20 (200 held-out instances)", "",
+    arms_run = [arm for arm in ARMS if finals[arm]]
+    lines = [f"# BOPO vs the same wall time of more SFT and GRPO at the same samples, "
+             f"{PROBLEM_NAMES.get(problem, problem)} (200 held-out instances)", "",
              "Made by `experiments/learning_curves/bopo_vs_sft.sh` (seeds " + " ".join(seeds) + (
                  f"; BOPO arm with `{bopo_args}`" if bopo_args else "") + "). "
-             "Both arms start from the same SFT checkpoint; figures in percent. `valid` / `greedy gap`: the "
-             "model alone (greedy, grammar on, repair off; an invalid tour counts 100%). `sample valid` / "
-             "`best-of-8 gap`: FALCON best of 8 at temperature 0.7 (grammar and repair on), the samples' raw "
-             "validity and the chosen tour's gap. `skipped`: BOPO groups with fewer than two distinct "
-             "feasible objectives, and `pairs`, over the logged steps (every 25th and the last).", "",
+             "Arms run: " + ", ".join(arms_run) + "; all start from the same SFT checkpoint; figures in percent. "
+             "`valid` / `greedy gap`: the model alone (greedy, grammar on, repair off; an invalid answer counts "
+             "100%). `sample valid` / `best-of-8 gap`: FALCON best of 8 at temperature 0.7 (grammar and repair "
+             "on), the samples' raw validity and the chosen answer's gap. `skipped`: the degenerate groups, over "
+             "the logged steps (every 25th and the last): for BOPO those with fewer than two distinct feasible "
+             "objectives (and the pairs it trained on), for GRPO those whose rewards were all equal.", "",
              f"Starting checkpoint: {base['valid']:.1f}% valid, greedy gap {base['greedy_gap']:.2f}%, sample valid "
              f"{base['sample_valid']:.1f}%, best-of-8 gap {base['best8_gap']:.2f}%.", "",
              "## Last checkpoint of each run", "",
@@ -102,7 +112,7 @@ def main():
              "|---|---|---|---|---|---|---|---|---|"] + table + ["",
              "## Mean ± standard deviation over the seeds", "",
              "| arm | runs | valid | greedy gap | sample valid | best-of-8 gap |", "|---|---|---|---|---|---|"]
-    for arm in ARMS:
+    for arm in arms_run:
         f = finals[arm]
         lines.append(f"| {arm} | {len(f)} | " + " | ".join(mean_spread([x[k] for x in f]) for k in
                                                             ("valid", "greedy_gap", "sample_valid", "best8_gap")) + " |")
@@ -111,7 +121,7 @@ def main():
         f.write("\n".join(lines))
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    colours = {"bopo": "tab:red", "sft": "tab:blue"}
+    colours = {"bopo": "tab:red", "grpo": "tab:green", "sft": "tab:blue"}
     for ax, key, title in zip(axes, ("greedy_gap", "best8_gap"),
                               ("model alone: greedy gap, no repair (%; invalid = 100%)", "FALCON best of 8: gap (%)")):
         for (arm, seed), pts in sorted(points.items()):

@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
-# Does BOPO add what more SFT would not? From one SFT checkpoint (default: the main job's SFT
-# stage, `falcon_train configs/bopo_tsp.yaml`'s step 1200), per seed:
+# Does BOPO add what more SFT or GRPO would not? From one SFT checkpoint (default: the main job's
+# SFT stage, `falcon_train configs/bopo_tsp.yaml`'s step 1200), per seed, one arm per ARMS entry:
 #  - bopo: configs/bopo_tsp.yaml's BOPO stage as the main job runs it (LoRA 16, lr 2e-4,
 #    8 instances x 8 samples at temperature 1, beta 0.1) for STEPS steps (twice the main job's),
 #    a checkpoint every STEPS / 4;
+#  - grpo: configs/grpo_tsp.yaml's GRPO stage, the same LoRA, rate and samples for the same steps
+#    (so the same number of samples as bopo);
 #  - sft:  the same wall time of more SFT: configs/bopo_tsp.yaml's SFT stage continued on the
 #    labels (full fine-tuning at a constant SFT_LR, default the stage's peak 1e-3, no warmup),
 #    stopped when the bopo run of the same seed took as long.
-# Both run one thread, one run at a time (run it beside at most one other one-thread job). Every
-# BOPO checkpoint, and every 150th SFT step and the last, is decoded on the 200 held-out instances
-# (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then bopo_vs_sft.py writes
-# bopo_vs_sft.md and bopo_vs_sft.png.
+# PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20) or jssp (JSSP 6x6,
+# the learning curves' jssp run, whose checkpoint is then the BASE). All runs one thread, one at
+# a time (run it beside at most one other one-thread job). Every preference checkpoint, and every
+# 150th SFT step and the last, is decoded on the 200 held-out instances (eval_bopo.yaml: greedy
+# without repair, and FALCON best of 8), then bopo_vs_sft.py writes bopo_vs_sft.md and .png.
 #   falcon_train configs/bopo_tsp.yaml threads=1 && experiments/learning_curves/bopo_vs_sft.sh
 # (results.md's base was the main job's SFT at a constant rate: add 'stages[0].schedule=constant'.)
 #   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
 #   OUT=runs/bopo_sftw BOPO_ARGS="stages[1].sft_weight=1" REPORT=experiments/learning_curves/bopo_sft_weight \
 #     experiments/learning_curves/bopo_vs_sft.sh         # a BOPO variant, its report in its own folder
+#   PROBLEM=jssp OUT=runs/pref_jssp BASE=runs/curves_sched/jssp/checkpoints/step_4250 TOKENIZER=runs/curves_sched/jssp/tokenizer.model \
+#     REPORT=experiments/learning_curves/problems/jssp_preferences experiments/learning_curves/bopo_vs_sft.sh
 # Resumable: a run with its wall time written is not run again (an interrupted one starts over),
-# and an evaluated checkpoint is not evaluated again.
+# and an evaluated checkpoint is not evaluated again. The sft arm needs the bopo arm's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${BIN:-build}
@@ -28,6 +33,16 @@ read -r -a seeds <<< "${SEEDS:-1 2 3}"
 steps=${STEPS:-120}
 sft_lr=${SFT_LR:-1e-3}
 read -r -a bopo_args <<< "${BOPO_ARGS:-}"  # overrides of the BOPO arm's recipe
+read -r -a arms <<< "${ARMS:-bopo sft grpo}"
+for arm in "${arms[@]}"; do
+  case $arm in bopo | sft | grpo) ;; *) echo "bopo_vs_sft.sh: unknown arm '$arm' in ARMS (bopo, sft, grpo)" >&2; exit 2 ;; esac
+done
+problem=${PROBLEM:-tsp}
+case $problem in  # the curve recipe's changes for the problem (run.sh's), and its held-out instances
+  tsp) recipe_args=() dataset=data/tsp20.h5 ;;
+  jssp) recipe_args=(data.config=configs/data/jssp6.yaml text.candidates=0 model.max_position_embeddings=512) dataset=data/jssp6.h5 ;;
+  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp)" >&2; exit 2 ;;
+esac
 report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go
 here=experiments/learning_curves
 
@@ -36,18 +51,20 @@ for f in "$base/model.safetensors" "$tokenizer"; do
 done
 mkdir -p "$out" "$report"
 echo "${BOPO_ARGS:-}" > "$out/bopo_args"  # named in the report
+echo "$problem" > "$out/problem"
 
 start_run() {  # dir: a clean run folder (an interrupted run starts over)
   rm -rf "$1" && mkdir -p "$1"
 }
 
-run_bopo() {  # seed
-  local dir=$out/bopo_seed$1 start=$SECONDS
+run_preference() {  # arm (bopo or grpo), seed
+  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_tsp.yaml extra=("${bopo_args[@]}")
+  [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=()
   [ -f "$dir/train.seconds" ] && return 0
   start_run "$dir"
-  "$bin/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" threads=1 \
+  "$bin/tools/falcon_train" $recipe output_dir="$dir" seed="$2" threads=1 "${recipe_args[@]}" \
     init.checkpoint="$base" init.start_stage=1 tokenizer.path="$tokenizer" "stages[1].steps=$steps" \
-    checkpoint.every=$((steps / 4 > 0 ? steps / 4 : 1)) checkpoint.keep_last=100 eval.instances=0 "${bopo_args[@]}" \
+    checkpoint.every=$((steps / 4 > 0 ? steps / 4 : 1)) checkpoint.keep_last=100 eval.instances=0 "${extra[@]}" \
     > "$dir/train.log" 2>&1
   echo $((SECONDS - start)) > "$dir/train.seconds"
 }
@@ -55,11 +72,12 @@ run_bopo() {  # seed
 run_sft() {  # seed: as long as the bopo run of that seed took
   local dir=$out/sft_seed$1 start=$SECONDS budget
   [ -f "$dir/train.seconds" ] && return 0
+  [ -f "$out/bopo_seed$1/train.seconds" ] || { echo "bopo_vs_sft.sh: the sft arm of seed $1 needs the bopo arm's wall time (ARMS with bopo)" >&2; exit 2; }
   budget=$(cat "$out/bopo_seed$1/train.seconds")
   start_run "$dir"
   local rc=0
   timeout --signal=TERM "$budget" "$bin/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
-    threads=1 init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
+    threads=1 "${recipe_args[@]}" init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 > "$dir/train.log" 2>&1 || rc=$?
   # 124: stopped by the budget, as meant; its last checkpoint is the comparison point
   [ $rc -eq 0 ] || [ $rc -eq 124 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }
@@ -70,15 +88,18 @@ evaluate() {  # checkpoint folder, output folder
   [ -f "$2/summary.json" ] && return 0
   mkdir -p "$(dirname "$2")"
   "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
-    output_dir="$2" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
+    output_dir="$2" data.dataset="$dataset" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
 }
 
 evaluate "$base" "$out/base/eval"
 for seed in "${seeds[@]}"; do
-  run_bopo "$seed"
-  run_sft "$seed"
-  for ckpt in "$out/bopo_seed$seed"/checkpoints/step_*; do
-    [ -d "$ckpt" ] && evaluate "$ckpt" "$out/bopo_seed$seed/eval/${ckpt##*/}"
+  for arm in "${arms[@]}"; do
+    if [ "$arm" = sft ]; then run_sft "$seed"; else run_preference "$arm" "$seed"; fi
+  done
+  for arm in bopo grpo; do
+    for ckpt in "$out/${arm}_seed$seed"/checkpoints/step_*; do
+      [ -d "$ckpt" ] && evaluate "$ckpt" "$out/${arm}_seed$seed/eval/${ckpt##*/}"
+    done
   done
   last=$(cat "$out/sft_seed$seed/checkpoints/latest" 2> /dev/null || true)
   for ckpt in "$out/sft_seed$seed"/checkpoints/step_*; do  # every 150th step and the last

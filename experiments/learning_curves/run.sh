@@ -57,16 +57,18 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     op_k4_tsp) echo "data.config=[configs/data/op20.yaml,configs/data/tsp20.yaml]" ;;  # half the batches TSP-20 tours
     op_from_tsp | cvrp_from_tsp) echo "init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model" ;;
     op_echo_from_tsp | cvrp_echo_from_tsp)  # the budget / capacity left after each node, from the compact TSP model
-      echo "text.style=compact_echo init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model init.other_text_style=true" ;;
+      # (CVRP's echo prompt with each candidate's demand and its notes: up to about 600 tokens)
+      echo "text.style=compact_echo init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model init.other_text_style=true model.max_position_embeddings=1024" ;;
     mis_from_tsp | mvc_from_tsp)  # the graph prompts ignore text.candidates, so TSP's 4 stays
       echo "init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model model.max_position_embeddings=1024" ;;
     mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
     mis_echo | mvc_echo) echo "text.style=compact_echo text.candidates=0 model.max_position_embeddings=1024" ;;
+    mis_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024" ;;  # the free vertices as the note
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_from_tsp, mvc, mvc_echo, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_from_tsp, mvc, mvc_echo, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 

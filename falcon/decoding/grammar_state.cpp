@@ -3,27 +3,59 @@
 #include <algorithm>
 
 #include "falcon/core/error.h"
+#include "falcon/decoding/byte_tracker.h"
 #include "falcon/decoding/builtin_grammars.h"
 
 namespace falcon::decoding {
 
-GrammarState::GrammarState(std::shared_ptr<const TokenAutomaton> automaton, std::optional<SemanticTracker> semantic)
-    : automaton_(std::move(automaton)), semantic_(std::move(semantic)) {
+GrammarState::GrammarState(std::shared_ptr<const TokenAutomaton> automaton, std::optional<SemanticTracker> semantic,
+                           std::optional<ComputedNotes> notes)
+    : automaton_(std::move(automaton)), semantic_(std::move(semantic)), notes_(std::move(notes)) {
   if (automaton_ == nullptr) throw Error("grammar state: no automaton");
   state_ = automaton_->start();
 }
 
 TokenMask GrammarState::mask() const {
-  // Outside the body (the objective) the tracker reads nothing: the row is the mask.
-  if (!semantic_ || semantic_->done()) return automaton_->mask(state_);
-  if (!words_valid_) compute_semantic_mask();
+  // Outside the body (the objective) the trackers read nothing: the row is the mask.
+  if (!tracking()) return automaton_->mask(state_);
+  if (!words_valid_) compute_tracked_mask();
   return {words_.data(), automaton_->num_words(), automaton_->vocab_size()};
 }
 
-// The grammar row AND, for each token, "its bytes keep the semantic constraints": one walk of
-// the vocabulary trie that steps the byte DFA and the tracker together and cuts a subtree as
-// soon as either rejects, so tokens sharing a prefix share its work.
-void GrammarState::compute_semantic_mask() const {
+// The semantic tracker and the computed notes as one tracker for feed_all: both or neither take a
+// byte, and a mark is both of theirs.
+struct GrammarState::Trackers {
+  std::optional<SemanticTracker>& semantic;
+  std::optional<ComputedNotes>& notes;
+
+  struct Mark {
+    std::optional<SemanticTracker::Mark> semantic;
+    std::optional<ComputedNotes::Mark> notes;
+  };
+  Mark mark() const {
+    Mark m;
+    if (semantic) m.semantic = semantic->mark();
+    if (notes) m.notes = notes->mark();
+    return m;
+  }
+  void undo(const Mark& m) const {
+    if (semantic) semantic->undo(*m.semantic);
+    if (notes) notes->undo(*m.notes);
+  }
+  bool step(unsigned char byte) const {
+    const Mark before = mark();
+    if ((semantic && !semantic->step(byte)) || (notes && !notes->step(byte))) {
+      undo(before);
+      return false;
+    }
+    return true;
+  }
+};
+
+// The grammar row AND, for each token, "its bytes keep the trackers' rules": one walk of the
+// vocabulary trie that steps the byte DFA and the trackers together and cuts a subtree as soon
+// as one rejects, so tokens sharing a prefix share its work.
+void GrammarState::compute_tracked_mask() const {
   const TokenMask row = automaton_->mask(state_);
   words_.assign(row.num_words, 0);
   if (is_finished()) {
@@ -31,12 +63,13 @@ void GrammarState::compute_semantic_mask() const {
   } else {
     const int eos = automaton_->eos_id();
     if (row.test(eos)) words_[eos >> 6] |= 1ull << (eos & 63);  // the body's end was checked at its ']'
-    walk(0, state_);
+    Trackers trackers{semantic_, notes_};
+    walk(trackers, 0, state_);
   }
   words_valid_ = true;
 }
 
-void GrammarState::walk(std::uint32_t node, int dfa_state) const {
+void GrammarState::walk(Trackers& trackers, std::uint32_t node, int dfa_state) const {
   const VocabTrie& trie = automaton_->vocabulary().trie();
   const ByteDfa& dfa = automaton_->byte_dfa();
   const TokenMask row = automaton_->mask(state_);
@@ -44,29 +77,27 @@ void GrammarState::walk(std::uint32_t node, int dfa_state) const {
   for (std::uint32_t c = nd.first_child; c < nd.first_child + nd.num_children; ++c) {
     const std::int32_t next = dfa.step(dfa_state, trie.child_byte[c]);
     if (next < 0) continue;
-    const SemanticTracker::Mark mark = semantic_->mark();
-    if (!semantic_->step(trie.child_byte[c])) continue;
+    const Trackers::Mark mark = trackers.mark();
+    if (!trackers.step(trie.child_byte[c])) continue;
     const VocabTrie::Node& child = trie.nodes[c];
     for (std::uint32_t k = 0; k < child.num_tokens; ++k) {
       const int token = trie.tokens[child.first_token + k];
       if (row.test(token)) words_[token >> 6] |= 1ull << (token & 63);
     }
-    walk(c, next);
-    semantic_->undo(mark);
+    walk(trackers, c, next);
+    trackers.undo(mark);
   }
 }
 
 bool GrammarState::accept(int token) {
   const int next = automaton_->next(state_, token);
   if (next < 0) return false;
-  if (semantic_ && !semantic_->done()) {
-    if (words_valid_) {
-      if (!mask().test(token)) return false;
-      semantic_->feed(automaton_->vocabulary().bytes(token));
-    } else if (!semantic_->feed(automaton_->vocabulary().bytes(token))) {
-      return false;
-    }
-    semantic_->commit();
+  if (tracking()) {
+    if (words_valid_ && !mask().test(token)) return false;
+    Trackers trackers{semantic_, notes_};
+    if (!feed_all(trackers, automaton_->vocabulary().bytes(token))) return false;
+    if (semantic_) semantic_->commit();
+    if (notes_) notes_->commit();
     words_valid_ = false;
   }
   state_ = next;
@@ -76,6 +107,7 @@ bool GrammarState::accept(int token) {
 void GrammarState::reset() {
   state_ = automaton_->start();
   if (semantic_) semantic_->reset();
+  if (notes_) notes_->reset();
   words_valid_ = false;
 }
 
@@ -93,9 +125,11 @@ GrammarState make_grammar_state(const problems::Problem& problem, std::shared_pt
                                 const Vocabulary& vocabulary, const GrammarOptions& options, AutomatonCache& cache) {
   if (instance == nullptr) throw Error("grammar state: no instance given");
   auto automaton = grammar_automaton(problem, *instance, vocabulary, options, cache);
-  if (!options.semantic) return GrammarState(std::move(automaton));
-  return GrammarState(std::move(automaton), SemanticTracker(problem.semantic_constraint(std::move(instance)),
-                                                            problem.text_format().nested));
+  std::optional<SemanticTracker> semantic;  // an echo style's problem refuses it: it would read notes as indices
+  if (options.semantic) semantic.emplace(problem.semantic_constraint(instance), problem.text_format().nested);
+  std::optional<ComputedNotes> notes;
+  if (options.computed_notes) notes.emplace(problem, instance);
+  return GrammarState(std::move(automaton), std::move(semantic), std::move(notes));
 }
 
 }  // namespace falcon::decoding

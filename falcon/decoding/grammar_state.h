@@ -1,7 +1,7 @@
 #pragma once
 // The grammar mask of one sequence: where it is in the token automaton, and (optionally) the
-// semantic tracker whose mask is AND-ed in. Copy one initial state for the N samples of a
-// prompt: without the semantic mask a copy is a pointer and two ints.
+// semantic tracker or the computed notes, whose masks are AND-ed in. Copy one initial state for
+// the N samples of a prompt: with neither, a copy is a pointer and two ints.
 //
 //   GrammarState state = make_grammar_state(problem, instance, vocabulary, options);
 //   while (!state.is_finished()) {
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "falcon/decoding/automaton_cache.h"
+#include "falcon/decoding/computed_notes.h"
 #include "falcon/decoding/semantic.h"
 #include "falcon/decoding/token_automaton.h"
 #include "falcon/problems/problem.h"
@@ -24,10 +25,11 @@ namespace falcon::decoding {
 class GrammarState {
  public:
   explicit GrammarState(std::shared_ptr<const TokenAutomaton> automaton,
-                        std::optional<SemanticTracker> semantic = std::nullopt);
+                        std::optional<SemanticTracker> semantic = std::nullopt,
+                        std::optional<ComputedNotes> notes = std::nullopt);
 
   // Allowed next tokens. Grammar only: a row of the automaton (valid until the next accept or
-  // reset). With the semantic mask: computed for this state on first call, then reused.
+  // reset). With a tracker: computed for this state on first call, then reused.
   TokenMask mask() const;
   bool allows(int token) const { return token >= 0 && token < automaton_->vocab_size() && mask().test(token); }
   // Advances by `token` when mask() allows it; returns false and changes nothing otherwise.
@@ -40,22 +42,27 @@ class GrammarState {
   const TokenAutomaton& automaton() const { return *automaton_; }
   bool semantic() const { return semantic_.has_value(); }
   const std::optional<SemanticTracker>& semantic_tracker() const { return semantic_; }
+  const std::optional<ComputedNotes>& computed_notes() const { return notes_; }
 
  private:
-  void compute_semantic_mask() const;
-  void walk(std::uint32_t node, int dfa_state) const;
+  struct Trackers;  // the trackers present, stepped as one tracker (grammar_state.cpp)
+  bool tracking() const { return (semantic_ && !semantic_->done()) || (notes_ && !notes_->done()); }
+  void compute_tracked_mask() const;
+  void walk(Trackers& trackers, std::uint32_t node, int dfa_state) const;
 
   std::shared_ptr<const TokenAutomaton> automaton_;
   int state_;
-  // `mutable`: computing the semantic mask steps the tracker through each candidate token and
-  // takes it back, so the state is the same afterwards.
+  // `mutable`: computing the mask steps the trackers through each candidate token and takes it
+  // back, so the state is the same afterwards.
   mutable std::optional<SemanticTracker> semantic_;
-  mutable std::vector<std::uint64_t> words_;  // the semantic mask of state_, when words_valid_
+  mutable std::optional<ComputedNotes> notes_;
+  mutable std::vector<std::uint64_t> words_;  // the tracked mask of state_, when words_valid_
   mutable bool words_valid_ = false;
 };
 
 struct GrammarOptions {
   bool semantic = false;     // AND the semantic mask (semantic.h); an ablation switch, off by default
+  bool computed_notes = false;  // the decoder writes an echo text's notes (computed_notes.h); off by default
   std::string grammar_file;  // a .bnf file to use instead of the built-in grammars/<problem>.bnf
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "falcon/core/error.h"
+#include "falcon/decoding/byte_tracker.h"
 
 namespace falcon::decoding {
 namespace {
@@ -106,15 +107,7 @@ bool SemanticTracker::step(unsigned char byte) {
   return ok;
 }
 
-bool SemanticTracker::feed(std::string_view bytes) {
-  const Mark before = mark();
-  for (unsigned char b : bytes)
-    if (!step(b)) {
-      undo(before);
-      return false;
-    }
-  return true;
-}
+bool SemanticTracker::feed(std::string_view bytes) { return feed_all(*this, bytes); }
 
 void SemanticTracker::undo(const Mark& mark) {
   while (log_.size() > mark.log_size) {

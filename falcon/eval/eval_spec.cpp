@@ -179,6 +179,10 @@ RowSpec read_row(Config& c, const std::string& base) {
   r.repair = c.get_bool(base + ".repair", true);
   r.semantic_mask = c.get_bool(base + ".semantic_mask", false);
   require(!r.semantic_mask || r.grammar, c, base + ".semantic_mask", "needs grammar: true (it reads the grammar's text)");
+  r.computed_notes = c.get_bool(base + ".computed_notes", false);
+  require(!r.computed_notes || r.grammar, c, base + ".computed_notes", "needs grammar: true (it reads the grammar's text)");
+  require(!(r.computed_notes && r.semantic_mask), c, base + ".computed_notes",
+          "cannot be combined with semantic_mask (the semantic mask does not read notes)");
   return r;
 }
 

@@ -56,6 +56,7 @@ struct RowSpec {
   bool grammar = true;
   bool repair = true;
   bool semantic_mask = false;
+  bool computed_notes = false;  // the decoder writes an echo text's notes (decoding/computed_notes.h)
   Match match = Match::kSolution;
   // solver rows
   std::string solver;           // "nearest_neighbor", "reference", ...

@@ -5,13 +5,11 @@
 
 namespace falcon::policy {
 
-MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, bool semantic) {
-  if (!grammar && !semantic) return {};
+MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, const decoding::GrammarOptions& options) {
+  if (!grammar && !options.semantic && !options.computed_notes) return {};
   auto vocabulary = std::make_shared<decoding::Vocabulary>(decoding::Vocabulary::from_tokenizer(tokenizer));
-  return [vocabulary, semantic](const std::vector<RolloutItem>& items, int) {
+  return [vocabulary, options](const std::vector<RolloutItem>& items, int) {
     std::vector<decoding::GrammarState> initial;
-    decoding::GrammarOptions options;
-    options.semantic = semantic;
     for (const auto& item : items)
       initial.push_back(decoding::make_grammar_state(*item.problem, item.instance, *vocabulary, options));
     sampling::SamplerChain chain;

@@ -14,7 +14,9 @@ namespace falcon::problems {
 std::string id_list_text(const std::vector<int>& ids);
 
 // `numbers` are written as whole numbers ("%.0f": any magnitude, no "-0"); callers round them.
-std::string compact_clause(int id, const std::vector<double>& numbers, const std::vector<int>& ids);
+// `id_numbers`, when given, are one number per listed ID, written after it: "#3 5#9 2".
+std::string compact_clause(int id, const std::vector<double>& numbers, const std::vector<int>& ids,
+                           const std::vector<int>& id_numbers = {});
 
 // A whole number as text at any magnitude (a file's coincident nodes can make a scaled value
 // huge, and a cast to an integer type would overflow).

@@ -137,7 +137,7 @@ std::string prompt(const CvrpInstance& instance) {
   return out;
 }
 
-std::string compact_prompt(const CvrpInstance& instance, int candidates, bool demand_first) {
+std::string compact_prompt(const CvrpInstance& instance, int candidates, bool for_echo) {
   // "CVRP:30;#0 50 50:#4#1;#1 12 87 5:#3#7;" — the capacity, then the depot's ID and grid
   // coordinates 0..99, then each customer's with its demand; every node lists its nearest
   // customers (the depot is never written in a route, so it is never a candidate).
@@ -147,8 +147,11 @@ std::string compact_prompt(const CvrpInstance& instance, int candidates, bool de
   for (int i = 0; i < instance.size(); ++i) {
     std::vector<double> numbers;
     if (!xy.empty()) numbers = {double(xy[i].first), double(xy[i].second)};
-    if (i > 0) numbers.insert(demand_first ? numbers.begin() : numbers.end(), instance.demands[i]);
-    out += compact_clause(i, numbers, near[i]);
+    if (i > 0) numbers.insert(for_echo ? numbers.begin() : numbers.end(), instance.demands[i]);
+    std::vector<int> near_demands;
+    if (for_echo)
+      for (int c : near[i]) near_demands.push_back(instance.demands[c]);
+    out += compact_clause(i, numbers, near[i], near_demands);
   }
   return out;
 }
@@ -314,7 +317,7 @@ class CvrpProblem final : public Problem {
     return cvrp::compact_prompt(cast(instance), candidates);
   }
   std::string echo_prompt(const Instance& instance, int candidates) const override {
-    return cvrp::compact_prompt(cast(instance), candidates, /*demand_first=*/true);
+    return cvrp::compact_prompt(cast(instance), candidates, /*for_echo=*/true);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return cvrp::symmetric_copy(cast(instance), solution, rng);

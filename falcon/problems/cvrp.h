@@ -42,9 +42,11 @@ void validate(const CvrpInstance& instance);
 // with its demand; integer coordinates as in the TSP prompt. EXPLICIT-matrix files have no
 // coordinates: their clauses carry the demand only ("1:(q)").
 std::string prompt(const CvrpInstance& instance);
-// text_style.h. With `demand_first` (compact_echo, whose notes copy the demand) a customer's
-// demand comes right after its ID, "#1 5 12 87:#3#7;": the token after the ID, as in the note.
-std::string compact_prompt(const CvrpInstance& instance, int candidates, bool demand_first = false);
+// text_style.h. With `for_echo` (compact_echo, whose notes copy the demand) a customer's demand
+// comes right after its ID, "#1 5 12 87:#3 2#7 9;", the token after the ID as in the note, and
+// each candidate carries its demand too: the next customer must fit the capacity left, and the
+// candidates are where the choice looks.
+std::string compact_prompt(const CvrpInstance& instance, int candidates, bool for_echo = false);
 // Customers relabelled, the points through a symmetry of the square, each route in either
 // direction; the routes keep their order (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng);

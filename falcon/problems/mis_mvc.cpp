@@ -117,6 +117,25 @@ EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set) {
   return {notes};
 }
 
+EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set) {
+  const Graph& g = instance.graph;
+  std::vector<char> taken(g.n, 0);  // written, or adjacent to a written vertex
+  std::vector<std::string> notes;
+  int after = -1;  // the last valid vertex
+  for (int v : set.items()) {
+    if (valid_id(v, g.n)) {
+      taken[v] = 1;
+      for (int w : g.neighbors(v)) taken[w] = 1;
+      after = v;
+    }
+    std::vector<int> free;
+    for (int w = after + 1; w < g.n; ++w)
+      if (!taken[w]) free.push_back(w);
+    notes.push_back(id_list_text(free));
+  }
+  return {notes};
+}
+
 EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set) {
   const Graph& g = instance.graph;
   std::vector<std::string> notes;
@@ -318,6 +337,9 @@ class MisProblem final : public mis_mvc::GraphProblem {
   }
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
     return mis_mvc::mis_echo_notes(cast(instance), solution);
+  }
+  EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mis_state_notes(cast(instance), solution);
   }
   std::string_view name() const override { return "mis"; }
   Sense sense() const override { return Sense::kMaximize; }

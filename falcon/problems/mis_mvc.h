@@ -47,6 +47,10 @@ SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set,
 // Ids out of range get an empty note.
 EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set);
 EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set);
+// The compact_state style's MIS notes (Problem::state_notes): after v, the vertices above v that
+// no vertex so far rules out, so "may w come next?" is "is w in the latest note?" and a maximal
+// set ends on "()". An ID out of range changes nothing.
+EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set);
 
 // Distinct valid ids in the list: |S|, the objective of both problems.
 int set_size(const Graph& g, const std::vector<int>& items);

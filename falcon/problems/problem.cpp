@@ -20,7 +20,7 @@ std::string Problem::format(const Instance& instance, const Solution& solution) 
 }
 
 EchoNotes Problem::echo_notes(const Instance&, const Solution&) const {
-  throw Error("text style 'compact_echo' is not written for " + std::string(name()) +
+  throw Error("text styles 'compact_echo' and 'compact_state' are not written for " + std::string(name()) +
               " yet (override Problem::echo_notes); use text.style: compact");
 }
 

@@ -110,6 +110,11 @@ class Problem {
   // The compact_echo text style's notes (solution_text.h): after each index of `solution`, the
   // state the next choice depends on, e.g. the capacity left. Throws for a problem that has none.
   virtual EchoNotes echo_notes(const Instance& instance, const Solution& solution) const;
+  // The compact_state style's notes: the whole running state where echo_notes write its change
+  // (MIS: the vertices still free, not v's neighbours); otherwise the echo's own.
+  virtual EchoNotes state_notes(const Instance& instance, const Solution& solution) const {
+    return echo_notes(instance, solution);
+  }
 
   // psi^-1: the solution in the grammar's text, with its objective (and notes, when the text echoes).
   std::string format(const Instance& instance, const Solution& solution) const;

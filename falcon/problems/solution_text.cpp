@@ -36,7 +36,7 @@ void append_list(std::string& out, const std::vector<int>& list, const TextForma
     if (i) out += ", ";
     out += fmt.index_prefix;
     out += std::to_string(static_cast<long long>(list[i]) + fmt.index_base);
-    if (notes != nullptr) out += " (" + (*notes)[i] + ")";
+    if (notes != nullptr) out += echo_note_text((*notes)[i]);
   }
   out += ']';
 }
@@ -133,6 +133,8 @@ class StrictParser {
 };
 
 }  // namespace
+
+std::string echo_note_text(const std::string& note) { return " (" + note + ")"; }
 
 std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective,
                             const EchoNotes* notes) {

@@ -27,6 +27,7 @@ struct TextFormat {
 
 // One note per index of a solution, list by list: written after the index as " (note)".
 using EchoNotes = std::vector<std::vector<std::string>>;
+std::string echo_note_text(const std::string& note);  // " (note)", as it follows its index
 
 struct ParseResult {
   std::optional<Solution> solution;   // set when the text could be read

@@ -13,10 +13,13 @@ namespace {
 
 constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per candidate
 
+enum class Notes { kNone, kEcho, kState };  // compact, compact_echo, compact_state
+
 // Everything but the text is the base problem's, so scores and repairs cannot diverge by style.
 class CompactProblem final : public Problem {
  public:
-  CompactProblem(const Problem& base, int candidates, bool echo) : base_(base), candidates_(candidates), echo_(echo) {}
+  CompactProblem(const Problem& base, int candidates, Notes notes)
+      : base_(base), candidates_(candidates), echo_(notes != Notes::kNone), state_(notes == Notes::kState) {}
 
   std::string_view name() const override { return base_.name(); }
   Sense sense() const override { return base_.sense(); }
@@ -72,11 +75,16 @@ class CompactProblem final : public Problem {
   }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     // The semantic mask reads every digit run as an index; a note's numbers are not.
-    if (echo_) throw Error("semantic mask: not available with text style 'compact_echo'; turn the semantic mask off");
+    if (echo_)
+      throw Error("semantic mask: not available with text style '" + std::string(state_ ? "compact_state" : "compact_echo") +
+                  "' (it would read the notes' digits as indices); turn the semantic mask off");
     return base_.semantic_constraint(std::move(instance));
   }
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return base_.echo_notes(instance, solution);
+    return state_ ? base_.state_notes(instance, solution) : base_.echo_notes(instance, solution);
+  }
+  EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
+    return base_.state_notes(instance, solution);
   }
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     return base_.picture(instance, solution, raw);
@@ -86,13 +94,14 @@ class CompactProblem final : public Problem {
   const Problem& base_;
   int candidates_;
   bool echo_;
+  bool state_;
 };
 
 }  // namespace
 
 TextStyle make_text_style(std::string_view name, int candidates, const std::string& where) {
-  if (name != "paper" && name != "compact" && name != "compact_echo")
-    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact, compact_echo)");
+  if (name != "paper" && name != "compact" && name != "compact_echo" && name != "compact_state")
+    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact, compact_echo, compact_state)");
   if (candidates < 0 || candidates > kMaxCandidates)
     throw Error(where + ": candidates must be in 0.." + std::to_string(kMaxCandidates) + ", got " + std::to_string(candidates));
   if (name == "paper" && candidates != 0)
@@ -107,14 +116,14 @@ std::string describe(const TextStyle& style) {
 
 const Problem& with_text_style(const Problem& base, const TextStyle& style) {
   if (style.name == "paper") return base;
-  if (style.name != "compact" && style.name != "compact_echo")
-    throw Error("text style '" + style.name + "' is not paper, compact or compact_echo");
-  const bool echo = style.name == "compact_echo";
+  if (style.name != "compact" && style.name != "compact_echo" && style.name != "compact_state")
+    throw Error("text style '" + style.name + "' is not paper, compact, compact_echo or compact_state");
+  const Notes notes = style.name == "compact" ? Notes::kNone : style.name == "compact_echo" ? Notes::kEcho : Notes::kState;
   static std::mutex mutex;
-  static std::map<std::tuple<const Problem*, int, bool>, std::unique_ptr<CompactProblem>> adapters;
+  static std::map<std::tuple<const Problem*, int, Notes>, std::unique_ptr<CompactProblem>> adapters;
   std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = adapters[{&base, style.candidates, echo}];
-  if (!slot) slot = std::make_unique<CompactProblem>(base, style.candidates, echo);
+  auto& slot = adapters[{&base, style.candidates, notes}];
+  if (!slot) slot = std::make_unique<CompactProblem>(base, style.candidates, notes);
   return *slot;  // map nodes are stable: the reference outlives the lock
 }
 

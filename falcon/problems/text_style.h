@@ -12,7 +12,12 @@
 // and the capacity left), so that feasibility becomes "never write an ID already ruled out" or
 // one subtraction of two numbers just written, instead of arithmetic over the whole route:
 //   solution  Routes: [[#3 (6 24), #7 (7 17)], [#1 (5 25)]], Objective: 6.02
-// Its prompt (Problem::echo_prompt) may drop what the notes carry: MIS/MVC list each edge once.
+// Its prompt (Problem::echo_prompt) may differ from compact's where the notes need it: MIS/MVC list
+// each edge once (a note copies its clause); CVRP writes each demand next to its ID and each
+// candidate's demand beside it.
+// `compact_state` is compact_echo whose notes are the whole running state where the echo writes
+// its change (Problem::state_notes; MIS: the vertices still free, "#9 (#12#15#30)"), so the next
+// choice is a look at the latest note, not a search of all the notes before it.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>
@@ -23,7 +28,7 @@
 namespace falcon::problems {
 
 struct TextStyle {
-  std::string name = "paper";  // paper | compact | compact_echo
+  std::string name = "paper";  // paper | compact | compact_echo | compact_state
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
 
   bool operator==(const TextStyle& o) const { return name == o.name && candidates == o.candidates; }

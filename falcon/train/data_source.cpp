@@ -1,5 +1,6 @@
 #include "falcon/train/data_source.h"
 
+#include <algorithm>
 #include <set>
 
 #include "falcon/core/config.h"
@@ -72,6 +73,24 @@ void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer) 
   std::set<const problems::Problem*> checked;
   for (const auto& ex : set.examples)
     if (checked.insert(ex.problem).second) sft_sequence(ex, tokenizer, /*augment=*/true, /*stream=*/0);
+}
+
+void check_fits_context(const ExampleSet& set, std::int64_t max_position_embeddings, const std::string& split) {
+  std::size_t over = 0, longest = 0;
+  const TrainExample* first = nullptr;
+  for (const auto& ex : set.examples) {
+    const std::size_t length = ex.prompt.size() + ex.solution.size();
+    if (static_cast<std::int64_t>(length) <= max_position_embeddings) continue;
+    if (first == nullptr) first = &ex;
+    ++over;
+    longest = std::max(longest, length);
+  }
+  if (over == 0) return;
+  throw Error("data: " + std::to_string(over) + " of " + std::to_string(set.examples.size()) + " '" + split +
+              "' examples (the first: instance '" + first->instance->name + "'; the longest " +
+              std::to_string(longest) + " tokens) have a prompt and solution longer than model.max_position_embeddings=" +
+              std::to_string(max_position_embeddings) + "; raise model.max_position_embeddings (to at least " +
+              std::to_string(longest) + ") or shorten the text (text.candidates, data.max_prompt_tokens)");
 }
 
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,

@@ -53,6 +53,10 @@ Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokeni
 // has no symmetries: before training, not at its first step.
 void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer);
 
+// Throws falcon::Error when an example's prompt and solution are longer than the model's context:
+// the model would train on positions beyond the context its evaluation allows.
+void check_fits_context(const ExampleSet& set, std::int64_t max_position_embeddings, const std::string& split);
+
 // Up to `limit` records (0 = all) of `split` of each reader; with several readers the examples
 // are interleaved (record 0 of each, then record 1, ...) so every batch mixes the problems.
 // Prompts and labels are written in `style`; each example's problem is the styled one, so rollouts

@@ -24,6 +24,10 @@ RolloutSpec read_rollout(Config& c, const std::string& base) {
   r.grammar = c.get_bool(base + "grammar", r.grammar);
   r.semantic_mask = c.get_bool(base + "semantic_mask", r.semantic_mask);
   require(!r.semantic_mask || r.grammar, c, base + "semantic_mask", "needs grammar: true (it reads the grammar's text)");
+  r.computed_notes = c.get_bool(base + "computed_notes", r.computed_notes);
+  require(!r.computed_notes || r.grammar, c, base + "computed_notes", "needs grammar: true (it reads the grammar's text)");
+  require(!(r.computed_notes && r.semantic_mask), c, base + "computed_notes",
+          "cannot be combined with semantic_mask (the semantic mask does not read notes)");
   r.repair = c.get_bool(base + "repair", r.repair);
   r.max_new_tokens = static_cast<int>(c.get_int(base + "max_new_tokens", r.max_new_tokens));
   require(r.max_new_tokens >= 0, c, base + "max_new_tokens", "must be >= 0 (0 = sized from the instance)");

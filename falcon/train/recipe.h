@@ -29,6 +29,7 @@ struct RolloutSpec {
   double top_p = 1.0;
   bool grammar = true;            // grammar-constrained decoding
   bool semantic_mask = false;     // beyond the paper: visited / capacity / budget / adjacency masks
+  bool computed_notes = false;    // beyond the paper: the decoder writes compact_echo's notes
   bool repair = false;            // repair infeasible samples before scoring (they then count as feasible)
   int max_new_tokens = 0;         // 0 = twice the reference label's tokens + 16
 };

@@ -220,6 +220,7 @@ void load_data(Run& run) {
   run.train_set =
       load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
   if (recipe.data.augment) check_augmentable(run.train_set, tokenizer);
+  check_fits_context(run.train_set, run.model_config.max_position_embeddings, recipe.data.train_split);
   if (recipe.eval.instances > 0)
     run.eval_set = load_examples(readers, recipe.data.eval_split, tokenizer, recipe.data.max_prompt_tokens,
                                  recipe.eval.instances, recipe.text_style);
@@ -341,7 +342,10 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   sr.kind = stage.kind;
   const auto stage_start = Clock::now();
   EpochOrder order(run.train_set.examples.size(), mix(run.recipe.seed, s));
-  const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, stage.rollout.semantic_mask);
+  decoding::GrammarOptions mask_options;
+  mask_options.semantic = stage.rollout.semantic_mask;
+  mask_options.computed_notes = stage.rollout.computed_notes;
+  const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, mask_options);
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
   bar.resume_at(static_cast<long>(step));
   for (; step < schedule.total_steps; ++step) {
@@ -391,7 +395,7 @@ PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
   eo.greedy = run.recipe.eval.samples == 1;
   eo.temperature = run.recipe.eval.temperature;
   eo.seed = mix(run.recipe.seed, 9999);
-  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, policy::make_mask_factory(*run.tokenizer, true, false),
+  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, policy::make_mask_factory(*run.tokenizer, true),
                            run.progress, run.share);
   if (run.main) run.metrics->write({{"stage", stage.name}, {"eval", eval_json(e)}});
   return e;

@@ -21,19 +21,12 @@ namespace {
 using testing::make_instance;
 using testing::sample_uniform;
 
-// The bytes the state allows after `prefix` (fed byte by byte on the byte-level vocabulary).
+// The bytes the semantic mask allows after `prefix`.
 std::string allowed_after(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
                           const std::string& prefix) {
   GrammarOptions options;
   options.semantic = true;
-  GrammarState state = make_grammar_state(problem, std::move(instance), Vocabulary::byte_level(), options);
-  for (char c : prefix)
-    if (!state.accept(static_cast<unsigned char>(c))) return "refused '" + std::string(1, c) + "'";
-  std::string out;
-  for (int b = 0; b < 256; ++b)
-    if (state.mask().test(b)) out += static_cast<char>(b);
-  if (state.mask().test(256)) out += "<eos>";
-  return out;
+  return testing::allowed_after(problem, std::move(instance), options, prefix);
 }
 
 std::string allowed_after(const std::string& problem, std::shared_ptr<const problems::Instance> instance,

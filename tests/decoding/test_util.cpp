@@ -175,4 +175,16 @@ std::shared_ptr<const problems::Instance> make_instance(const std::string& probl
   return problems::problem_by_name(problem).generate(options, seed);
 }
 
+std::string allowed_after(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                          const GrammarOptions& options, const std::string& prefix) {
+  GrammarState state = make_grammar_state(problem, std::move(instance), Vocabulary::byte_level(), options);
+  for (char c : prefix)
+    if (!state.accept(static_cast<unsigned char>(c))) return "refused '" + std::string(1, c) + "'";
+  std::string out;
+  for (int b = 0; b < 256; ++b)
+    if (state.mask().test(b)) out += static_cast<char>(b);
+  if (state.mask().test(256)) out += "<eos>";
+  return out;
+}
+
 }  // namespace falcon::decoding::testing

@@ -30,4 +30,9 @@ bool viable_prefix(const problems::GrammarSpec& spec, std::string_view text);
 
 std::shared_ptr<const problems::Instance> make_instance(const std::string& problem, int n, std::uint64_t seed = 1);
 
+// The bytes a state with `options` allows after `prefix`, fed byte by byte on the byte-level
+// vocabulary ("<eos>" last when EOS is allowed), or "refused 'c'" at the first byte it refuses.
+std::string allowed_after(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                          const GrammarOptions& options, const std::string& prefix);
+
 }  // namespace falcon::decoding::testing

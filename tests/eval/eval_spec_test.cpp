@@ -42,11 +42,13 @@ model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_D
 rows:
   - {type: greedy}
   - {type: fixed, n: 4}
-  - {type: adaptive, n_min: 2, n_max: 10, tau: 0.9, match: objective, repair: false}
+  - {type: adaptive, n_min: 2, n_max: 10, tau: 0.9, match: objective, repair: false, computed_notes: true}
 )", "<eval>");
   auto spec = read_eval_spec(c);
   c.check_unused();
   ASSERT_EQ(spec.rows.size(), 3u);
+  EXPECT_FALSE(spec.rows[0].computed_notes);
+  EXPECT_TRUE(spec.rows[2].computed_notes);
   EXPECT_EQ(spec.rows[0].budget(), 1);
   EXPECT_EQ(spec.rows[1].name, "fixed N=4");
   EXPECT_EQ(spec.rows[1].budget(), 4);
@@ -68,6 +70,15 @@ TEST(EvalSpec, ErrorsNameTheKeyPath) {
                 .find("data.dataset"),
             std::string::npos);
   EXPECT_NE(error_of(kFiles + "rows: [{type: solver:reference}, {type: solver:reference}]\n").find("rows[1].name"),
+            std::string::npos);
+  // Computed notes read the grammar's text, and the semantic mask would read their digits as indices.
+  const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
+                            "/tokenizer/tiny_bpe.model}\n";
+  EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, grammar: false, computed_notes: true}]\n")
+                .find("rows[0].computed_notes needs grammar: true"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, semantic_mask: true, computed_notes: true}]\n")
+                .find("rows[0].computed_notes cannot be combined with semantic_mask"),
             std::string::npos);
   EXPECT_NE(error_of("data: {files: [" FALCON_TEST_DATA_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp, optima: {tiny: abc}}\n"
                      "output_dir: x\nmethod: {type: solver:reference}\n")

@@ -37,6 +37,8 @@ def write_run(run_dir, kind, seconds_per_step, steps, evaluated):
             line = {"stage": kind, "type": kind, "step": step, "time": 1000.0 + seconds_per_step * step, "loss": 0.1}
             if kind == "bopo":
                 line.update({"groups": 6, "skipped_groups": 2, "pairs": 30})
+            if kind == "grpo":
+                line.update({"groups": 7, "skipped_groups": 1, "pairs": 0})
             f.write(json.dumps(line) + "\n")
     for step, figures in evaluated.items():
         write_summary(os.path.join(run_dir, "eval", f"step_{step}", "summary.json"), *figures)
@@ -70,6 +72,28 @@ class BopoVsSft(unittest.TestCase):
             self.assertIn("| bopo | 2 | 90.00 ± 7.07 | 16.00 ± 1.41 | 50.00 ± 0.00 | 9.00 ± 1.41 |", text)
             self.assertIn("| sft | 2 | 90.00 ± 0.00 | 20.00 ± 1.41 |", text)
             self.assertTrue(os.path.getsize(os.path.join(out, "bopo_vs_sft.png")) > 1000)
+            self.assertIn("TSP-20 (200 held-out instances)", text)  # no problem file: the TSP runs
+            self.assertNotIn("| grpo |", text)
+
+    def test_a_grpo_arm_and_another_problem(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs = os.path.join(d, "runs")
+            write_summary(os.path.join(runs, "base", "eval", "summary.json"), 0.97, 0.2, 0.97, 0.14)
+            with open(os.path.join(runs, "problem"), "w") as f:
+                f.write("jssp\n")
+            write_run(os.path.join(runs, "bopo_seed1"), "bopo", 3.0, 40, {40: (0.95, 0.15, 0.5, 0.10)})
+            write_run(os.path.join(runs, "grpo_seed1"), "grpo", 2.0, 40, {40: (0.96, 0.16, 0.9, 0.12)})
+            write_run(os.path.join(runs, "sft_seed1"), "sft", 1.0, 120, {120: (0.9, 0.19, 0.6, 0.12)})
+            out = os.path.join(d, "out")
+            os.makedirs(out)
+            subprocess.run([sys.executable, SCRIPT, "--out", out, runs, "1"], check=True, capture_output=True)
+            with open(os.path.join(out, "bopo_vs_sft.md")) as f:
+                text = f.read()
+            self.assertIn("JSSP 6x6 (200 held-out instances)", text)
+            self.assertIn("Arms run: bopo, grpo, sft;", text)
+            # GRPO's degenerate groups (all rewards equal) without BOPO's pair count.
+            self.assertIn("| grpo | 1 | 40 | 1.3 | 96.0 | 16.00 | 90.0 | 12.00 | 12.5% |", text)
+            self.assertIn("| grpo | 1 | 96.00 | 16.00 | 90.00 | 12.00 |", text)
 
 
 if __name__ == "__main__":

@@ -74,6 +74,10 @@ TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
   EXPECT_EQ(cvrp::echo_notes(*cvrp, Solution{{{3, 2, 99, -1}}}), (EchoNotes{{"9 1", "5 0", "0 0", "0 0"}}));
   // The echo's prompt puts each demand right after its customer's ID, where the note copies it from.
   EXPECT_EQ(echo("cvrp").prompt(*cvrp), "CVRP:10;#0 0 0;#1 4 0 99;#2 5 99 0;#3 9 99 99;");
+  // Each candidate carries its demand, where the choice of the next customer looks.
+  const std::string with_candidates =
+      with_text_style(problem_by_name("cvrp"), make_text_style("compact_echo", 2, "test")).prompt(*cvrp);
+  EXPECT_NE(with_candidates.find(";#1 4 0 99:#3 9#2 5;"), std::string::npos) << with_candidates;
 }
 
 TEST(EchoNotes, OpNoteIsTheBudgetLeftAfterGoingHomeFromThere) {
@@ -133,6 +137,50 @@ TEST(EchoNotes, MisSetIsIndependentExactlyWhenNoVertexWasInAnEarlierNote) {
   }
   EXPECT_GT(independent, 10);  // both outcomes are tested
   EXPECT_LT(independent, 190);
+}
+
+TEST(EchoNotes, MisStateNotesAreTheVerticesStillFree) {
+  const auto cycle = graph(4, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+  const Problem& state = with_text_style(problem_by_name("mis"), make_text_style("compact_state", 0, "test"));
+  // After 0 only 2 is free above it (1 and 3 are its neighbours); after 2 nothing: a maximal set ends on ().
+  EXPECT_EQ(state.format(*cycle, Solution::flat({0, 2})), "Set: [#0 (#2), #2 ()], Objective: 2.00");
+  EXPECT_EQ(state.prompt(*cycle), echo("mis").prompt(*cycle));  // the echo's prompt
+  // Other problems have no state notes of their own: the echo's.
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
+  cvrp->demands = {0, 4};
+  cvrp->capacity = 10;
+  EXPECT_EQ(with_text_style(problem_by_name("cvrp"), make_text_style("compact_state", 0, "test")).format(*cvrp, Solution{{{1}}}),
+            echo("cvrp").format(*cvrp, Solution{{{1}}}));
+}
+
+TEST(EchoNotes, MisSetIsIndependentExactlyWhenEachVertexIsInTheStateNoteBeforeIt) {
+  Rng rng(7);
+  const Problem& mis = problem_by_name("mis");
+  int independent = 0, maximal_ends = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto inst = generated_graph(mis, 14, trial);
+    const std::vector<int> items = random_set(14, 0.3, rng);
+    const Solution set = Solution::flat(items);
+    const EchoNotes notes = mis_mvc::mis_state_notes(*inst, set);
+    bool in_notes = true;
+    for (std::size_t i = 1; i < items.size(); ++i) in_notes &= ids_of(notes[0][i - 1]).count(items[i]) > 0;
+    EXPECT_EQ(in_notes, mis.feasible(*inst, set)) << "trial " << trial;
+    independent += in_notes;
+    if (!in_notes || items.empty()) continue;
+    // An independent set ends on () exactly when no vertex above its last one could still join.
+    bool could_grow = false;
+    for (int w = items.back() + 1; w < 14; ++w) {
+      bool free = true;
+      for (int v : items) free &= w != v && !inst->graph.adjacent(v, w);
+      could_grow |= free;
+    }
+    EXPECT_EQ(notes[0].back().empty(), !could_grow) << "trial " << trial;
+    maximal_ends += !could_grow;
+  }
+  EXPECT_GT(independent, 10);  // both outcomes are tested
+  EXPECT_LT(independent, 190);
+  EXPECT_GT(maximal_ends, 0);
 }
 
 TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOnes) {

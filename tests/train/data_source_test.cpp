@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "falcon/core/error.h"
@@ -84,6 +85,26 @@ TEST_F(DataSourceTest, AugmentedSequencesAreSymmetricCopiesKeyedByStream) {
   ASSERT_TRUE(parsed.solution.has_value()) << tokenizer.decode(text_ids);
   EXPECT_NEAR(*parsed.objective, ex.label_objective, 0.006);  // two decimals in the text
   EXPECT_NO_THROW(check_augmentable(set, tokenizer));
+}
+
+// The model's context bounds training as it bounds evaluation: an example longer than
+// max_position_embeddings is refused before the first step, with the length it needs.
+TEST_F(DataSourceTest, ExamplesLongerThanTheContextAreRefusedNamingTheLength) {
+  ensure_datasets(spec(3, "8, 8"), false);
+  const auto reader = data::DatasetReader::open((dir_ / "tsp.h5").string(), "tsp");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const ExampleSet set = load_examples({reader}, "train", tokenizer, 1024);
+  std::size_t longest = 0;
+  for (const auto& ex : set.examples) longest = std::max(longest, ex.prompt.size() + ex.solution.size());
+  EXPECT_NO_THROW(check_fits_context(set, static_cast<std::int64_t>(longest), "train"));
+  try {
+    check_fits_context(set, static_cast<std::int64_t>(longest) - 1, "train");
+    FAIL() << "an example one token over the context was accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("model.max_position_embeddings=" + std::to_string(longest - 1)), std::string::npos) << what;
+    EXPECT_NE(what.find("at least " + std::to_string(longest)), std::string::npos) << what;
+  }
 }
 
 }  // namespace

@@ -76,6 +76,10 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   // The semantic masks read the grammar's text: without the grammar they would apply it silently.
   expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, semantic_mask: true}}]",
                "stages[0].rollout.semantic_mask needs grammar: true");
+  expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, computed_notes: true}}]",
+               "stages[0].rollout.computed_notes needs grammar: true");
+  expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {semantic_mask: true, computed_notes: true}}]",
+               "stages[0].rollout.computed_notes cannot be combined with semantic_mask");
   expect_error(base + "stages: [{type: bopo, steps: 3, lora: {rank: 8, target_modules: []}}]",
                "stages[0].lora.target_modules must name at least one module");
 }

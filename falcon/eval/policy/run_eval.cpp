@@ -60,7 +60,8 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
     j.update({{"temperature", row.temperature}, {"top_k", row.top_k}, {"top_p", row.top_p},
               {"match", to_string(row.match)}, {"round_size", row.round_size}});
   }
-  j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask}});
+  j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask},
+             {"computed_notes", row.computed_notes}});
   return j;
 }
 
@@ -147,7 +148,10 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
         bar.advance();
       }
     } else {
-      const auto masks = policy::make_mask_factory(policy->tokenizer, row.grammar, row.semantic_mask);
+      decoding::GrammarOptions mask_options;
+      mask_options.semantic = row.semantic_mask;
+      mask_options.computed_notes = row.computed_notes;
+      const auto masks = policy::make_mask_factory(policy->tokenizer, row.grammar, mask_options);
       for (std::size_t begin = 0; begin < instances.size(); begin += spec.batch_instances) {
         const std::size_t end = std::min(instances.size(), begin + spec.batch_instances);
         std::vector<const EvalInstance*> batch;

@@ -1,0 +1,97 @@
+#include "falcon/decoding/computed_notes.h"
+
+#include "falcon/core/error.h"
+#include "falcon/decoding/byte_tracker.h"
+#include "falcon/problems/solution_text.h"
+
+namespace falcon::decoding {
+namespace {
+
+constexpr int kMaxDigits = 9;  // every index fits an int; the grammar's range refuses longer runs first
+
+}  // namespace
+
+ComputedNotes::ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance)
+    : problem_(&problem), instance_(std::move(instance)), format_(problem.text_format()) {
+  if (instance_ == nullptr) throw Error("computed notes: no instance given");
+  if (!format_.echo)
+    throw Error("computed notes: " + std::string(problem.name()) +
+                "'s text writes no notes (set text.style: compact_echo or compact_state in the model's recipe, or turn computed_notes off)");
+}
+
+void ComputedNotes::reset() {
+  lexer_ = {};
+  solution_ = {};
+  note_.clear();
+}
+
+ComputedNotes::Mark ComputedNotes::mark() const {
+  return {lexer_, solution_.lists.size(), solution_.lists.empty() ? 0 : solution_.lists.back().size(), note_};
+}
+
+void ComputedNotes::undo(const Mark& mark) {
+  lexer_ = mark.lexer;
+  solution_.lists.resize(mark.lists);
+  if (!solution_.lists.empty()) solution_.lists.back().resize(mark.last_size);
+  note_ = mark.note;
+}
+
+// The index's digits are complete: it joins the current list, and its note, " (...)" as the echo
+// text writes it, is what must follow. `terminator` is the first byte of that note.
+bool ComputedNotes::complete_index(unsigned char terminator) {
+  if (solution_.lists.empty()) return false;  // digits outside a list are the grammar's to refuse
+  const long long index = lexer_.pending - format_.index_base;
+  solution_.lists.back().push_back(index < 0 ? problems::kIndexOverflow : static_cast<int>(index));
+  const problems::EchoNotes notes = problem_->echo_notes(*instance_, solution_);
+  if (notes.size() != solution_.lists.size() || notes.back().size() != solution_.lists.back().size())
+    throw Error("computed notes: " + std::string(problem_->name()) + "'s echo_notes gave " +
+                std::to_string(notes.size()) + " lists for " + std::to_string(solution_.lists.size()));
+  note_ = problems::echo_note_text(notes.back().back());
+  lexer_.pending = 0;
+  lexer_.pending_digits = 0;
+  if (note_.empty() || static_cast<unsigned char>(note_[0]) != terminator) return false;
+  lexer_.note_at = note_.size() > 1 ? 1 : -1;
+  return true;
+}
+
+bool ComputedNotes::step(unsigned char byte) {
+  if (lexer_.done) return true;
+  if (lexer_.note_at >= 0) {  // inside a note: only its own next byte
+    if (static_cast<unsigned char>(note_[lexer_.note_at]) != byte) return false;
+    lexer_.note_at = lexer_.note_at + 1 < static_cast<int>(note_.size()) ? lexer_.note_at + 1 : -1;
+    return true;
+  }
+  const int list_depth = format_.nested ? 2 : 1;
+  if (lexer_.depth == 0) {  // the keyword: the body starts at the first '['
+    if (byte == '[') {
+      lexer_.depth = 1;
+      if (!format_.nested) solution_.lists.emplace_back();
+    }
+    return true;
+  }
+  if (byte >= '0' && byte <= '9' && lexer_.depth == list_depth) {
+    if (lexer_.pending_digits >= kMaxDigits) return false;
+    lexer_.pending = lexer_.pending * 10 + (byte - '0');
+    ++lexer_.pending_digits;
+    return true;
+  }
+  if (lexer_.pending_digits > 0) {
+    const Mark before = mark();
+    if (!complete_index(byte)) {
+      undo(before);
+      return false;
+    }
+    return true;
+  }
+  if (byte == '[' && format_.nested && lexer_.depth == 1) {
+    lexer_.depth = 2;
+    solution_.lists.emplace_back();
+  } else if (byte == ']' && lexer_.depth > 0) {
+    if (--lexer_.depth == 0) lexer_.done = true;
+  }
+  return true;
+}
+
+bool ComputedNotes::feed(std::string_view bytes) { return feed_all(*this, bytes); }
+
+}  // namespace falcon::decoding

@@ -1,0 +1,67 @@
+#pragma once
+// Computed notes (beyond the paper; off by default): in an echo text (compact_echo), the note after
+// each index is the running state that index leaves (Problem::echo_notes: CVRP's demand and
+// capacity left, MIS's neighbours), a function of the instance and the indices written so far.
+// With this tracker AND-ed into the grammar mask, the decoder writes each note: after an index
+// only the bytes of its right note are allowed. The model still chooses every index, route break
+// and the objective; a note it would have misread can no longer mislead its next choice.
+//
+// It reads the body of the solution text byte by byte like the semantic tracker: everything
+// before the first '[' is the keyword, indices are digit runs inside the (inner) lists, and the
+// body ends when the brackets close. The byte that ends an index's digits starts its note, so an
+// ID that may still grow ("#1" before "#12") is never cut short.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "falcon/problems/problem.h"
+
+namespace falcon::decoding {
+
+class ComputedNotes {
+ public:
+  // Throws falcon::Error when the problem's text writes no notes (only compact_echo does).
+  ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance);
+
+  // Reads one byte; false when it is not the next byte of the text the notes allow (nothing changes then).
+  bool step(unsigned char byte);
+  // All bytes, or none when one is refused.
+  bool feed(std::string_view bytes);
+  void reset();
+
+  // For trying bytes and taking them back: mark(), step()..., undo(mark). Indices are only ever
+  // appended, so a mark is the sizes to cut back to and the lexer as it was.
+  struct Mark {
+    struct Lexer {
+      int depth = 0;
+      bool done = false;
+      long long pending = 0;
+      int pending_digits = 0;
+      int note_at = -1;  // the next byte of note_ to write; -1 outside a note
+    } lexer;
+    std::size_t lists = 0;       // lists opened
+    std::size_t last_size = 0;   // indices in the last of them
+    std::string note;            // the note being written (short: a few numbers or IDs)
+  };
+  Mark mark() const;
+  void undo(const Mark& mark);
+  void commit() {}  // nothing is logged beyond what mark() copies
+
+  bool in_body() const { return lexer_.depth > 0; }
+  bool done() const { return lexer_.done; }
+  // The indices read so far (0-based, as Solution holds them), list by list.
+  const problems::Solution& read_so_far() const { return solution_; }
+
+ private:
+  bool complete_index(unsigned char terminator);
+
+  const problems::Problem* problem_;
+  std::shared_ptr<const problems::Instance> instance_;
+  problems::TextFormat format_;
+  Mark::Lexer lexer_;
+  problems::Solution solution_;
+  std::string note_;
+};
+
+}  // namespace falcon::decoding

@@ -1,0 +1,158 @@
+// Computed notes: after each index of a compact_echo text only its right note may follow (byte
+// by byte on hand-made instances), sampled texts under the mask carry exactly the notes
+// Problem::echo_notes writes for their indices, on multi-byte vocabularies, and the fast mask (one
+// trie walk with take-backs) equals feeding each token's bytes to a copy of the tracker.
+#include "falcon/decoding/computed_notes.h"
+
+#include <gtest/gtest.h>
+
+#include "falcon/core/error.h"
+#include "falcon/decoding/grammar_state.h"
+#include "falcon/problems/cvrp.h"
+#include "falcon/problems/registry.h"
+#include "falcon/problems/text_style.h"
+#include "test_util.h"
+
+namespace falcon::decoding {
+namespace {
+
+using testing::make_instance;
+using testing::sample_uniform;
+
+const problems::Problem& echo(const std::string& problem, const std::string& style = "compact_echo") {
+  return problems::with_text_style(problems::problem_by_name(problem), {style, 0});
+}
+
+GrammarOptions notes_on() {
+  GrammarOptions options;
+  options.computed_notes = true;
+  return options;
+}
+
+GrammarState notes_state(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                         const Vocabulary& vocabulary) {
+  return make_grammar_state(problem, std::move(instance), vocabulary, notes_on());
+}
+
+// The bytes the computed notes allow after `prefix`.
+std::string allowed_after(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                          const std::string& prefix) {
+  return testing::allowed_after(problem, std::move(instance), notes_on(), prefix);
+}
+
+std::shared_ptr<const problems::Instance> small_cvrp() {  // customers 1..4, demands 5 5 5 6, capacity 10
+  auto base = std::static_pointer_cast<const problems::cvrp::CvrpInstance>(make_instance("cvrp", 5));
+  auto cvrp = std::make_shared<problems::cvrp::CvrpInstance>(*base);
+  cvrp->demands = {0, 5, 5, 5, 6};
+  cvrp->capacity = 10;
+  return cvrp;
+}
+
+TEST(ComputedNotes, CvrpNotesAreTheDemandAndTheCapacityLeft) {
+  const auto& cvrp = echo("cvrp");
+  const auto instance = small_cvrp();
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1"), " ");  // the note starts; #1 cannot grow (n = 5)
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 ("), "5");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5"), " ");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 "), "5");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 5"), ")");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 5), #4 (6 "), "0");  // over capacity: the note says 0
+  // A new route starts full; the model, not the notes, decides where routes break.
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 5), #4 (6 0)], [#2 (5 "), "5");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (4"), "refused '4'");
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 6"), "refused '6'");
+  // After the body the objective is the model's again.
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 5)]], Objective: 1.5"), "0123456789<eos>");
+}
+
+TEST(ComputedNotes, AnIdThatMayStillGrowGetsItsNoteOnlyWhenItEnds) {
+  const auto& cvrp = echo("cvrp");
+  const auto instance = make_instance("cvrp", 21);  // customers 1..20
+  const auto& demands = static_cast<const problems::cvrp::CvrpInstance&>(*instance).demands;
+  const std::string after_one = allowed_after(cvrp, instance, "Routes: [[#1");
+  EXPECT_NE(after_one.find(' '), std::string::npos);  // #1 itself
+  EXPECT_NE(after_one.find('2'), std::string::npos);  // or #12
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#12 ("), std::to_string(demands[12]).substr(0, 1));
+  EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 ("), std::to_string(demands[1]).substr(0, 1));
+}
+
+TEST(ComputedNotes, MisNotesAreTheNeighboursAboveTheVertex) {
+  const auto& mis = echo("mis");
+  const auto instance = make_instance("mis", 12);
+  const auto note = mis.echo_notes(*instance, problems::Solution::flat({3}));
+  const std::string text = "Set: [#3" + problems::echo_note_text(note[0][0]);
+  GrammarState state = notes_state(mis, instance, Vocabulary::byte_level());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const TokenMask mask = state.mask();
+    for (int b = 0; b < 256; ++b)  // inside the note exactly one byte is allowed: the next one
+      if (i >= 8) EXPECT_EQ(mask.test(b), b == static_cast<unsigned char>(text[i])) << "byte " << i << " of " << text;
+    ASSERT_TRUE(state.accept(static_cast<unsigned char>(text[i])));
+  }
+}
+
+TEST(ComputedNotes, RefusedWithoutNotesOrBesideTheSemanticMask) {
+  const auto instance = make_instance("cvrp", 5);
+  EXPECT_THROW(ComputedNotes(problems::with_text_style(problems::problem_by_name("cvrp"), {"compact", 0}), instance), Error);
+  GrammarOptions both;
+  both.semantic = true;
+  both.computed_notes = true;
+  EXPECT_THROW(make_grammar_state(echo("cvrp"), instance, Vocabulary::byte_level(), both), Error);
+  GrammarOptions semantic;  // the semantic tracker would read a note's digits as indices
+  semantic.semantic = true;
+  EXPECT_THROW(make_grammar_state(echo("cvrp"), instance, Vocabulary::byte_level(), semantic), Error);
+}
+
+// The body of a solution text: up to where its brackets close (the objective is the model's).
+std::string body(const std::string& text) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') ++depth;
+    if (text[i] == ']' && --depth == 0) return text.substr(0, i + 1);
+  }
+  return text;
+}
+
+// Random walks under the mask: every step's fast mask equals the slow one (the grammar row and a
+// copy of the tracker fed the token's bytes), and the finished text's notes are echo_notes of its own indices.
+void check_sampled_notes(const std::string& name, int n, const Vocabulary& vocabulary, int samples,
+                         const std::string& style = "compact_echo") {
+  const auto& problem = echo(name, style);
+  Rng rng(11);
+  for (int s = 0; s < samples; ++s) {
+    const auto instance = make_instance(name, n, 100 + s);
+    GrammarState state = notes_state(problem, instance, vocabulary);
+    std::string text;
+    for (int step = 0; !state.is_finished(); ++step) {
+      ASSERT_LT(step, 20000) << name << ": no end";
+      const TokenMask fast = state.mask();
+      if (step % 7 == 0) {  // the slow mask costs a copy per token: every 7th step
+        const TokenMask row = state.automaton().mask(state.automaton_state());
+        for (int id = 0; id < vocabulary.size(); ++id) {
+          ComputedNotes copy = *state.computed_notes();
+          const bool slow = row.test(id) && copy.feed(vocabulary.bytes(id));
+          ASSERT_EQ(fast.test(id), slow) << name << " token '" << vocabulary.bytes(id) << "' after " << text;
+        }
+      }
+      ASSERT_GT(fast.count(), 0) << name << ": stuck after " << text;
+      const int token = sample_uniform(fast, rng);
+      if (token != state.automaton().eos_id()) text += vocabulary.bytes(token);
+      ASSERT_TRUE(state.accept(token));
+    }
+    const auto parsed = problem.parse(text);
+    ASSERT_TRUE(parsed.solution) << name << ": " << parsed.error << " in " << text;
+    EXPECT_EQ(body(text), body(problem.format(*instance, *parsed.solution))) << name;
+  }
+}
+
+TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
+  const Vocabulary synthetic = Vocabulary::synthetic(4000, 2);
+  for (const std::string problem : {"cvrp", "mis", "mvc"}) {
+    check_sampled_notes(problem, 12, Vocabulary::byte_level(), 3);
+    check_sampled_notes(problem, 12, synthetic, 3);
+    if (HasFatalFailure()) return;
+  }
+  check_sampled_notes("mis", 12, synthetic, 3, "compact_state");  // the free vertices as the note
+}
+
+}  // namespace
+}  // namespace falcon::decoding
