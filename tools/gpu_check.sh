@@ -20,7 +20,9 @@
 #           data/<stem>.h5 are carried) at once, every TRAIN_EVAL_EVERY-th checkpoint (default 1000)
 #           decoded on LIMIT held-out instances; it starts as soon as its programs are built, beside
 #           the other steps -> train_<variant>.tar.gz (logs, metrics, evaluations, the newest
-#           checkpoint's weights and tokenizer)
+#           checkpoint's and the halfway one's weights, and the tokenizer)
+# Time caps (seconds) from the environment: FALCON_GPU_BUILD_CAP (280), FALCON_GPU_TEST_CAP (150);
+# FALCON_GPU_BACKTRACES (4) failing suites get a backtrace.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/gpu_check.sh OUT_DIR [test] [parity] [bench] [debug] [hf] [train]}
@@ -99,10 +101,10 @@ if wants debug; then
     echo "--- where a Safetensors test's remove_all binds"
     LD_DEBUG=bindings "$build/tests/model_tests" --gtest_filter='Safetensors.WritesTheExactFormat' 2>&1 | grep -m5 'remove_all\|directory_iterator'
   } >>"$out/debug.log" 2>&1
-  # The first failing test of four failing suites, under the debugger. ctest's summary lines read
-  # "Test #454: Safetensors.WritesTheExactFormat ....***Exception: SegFault".
+  # The first failing test of four (FALCON_GPU_BACKTRACES) failing suites, under the debugger.
+  # ctest's summary lines read "Test #454: Safetensors.WritesTheExactFormat ....***Exception: SegFault".
   grep -E 'Test +#[0-9]+: [A-Za-z0-9_/.]+ .*\*\*\*(Failed|Exception|Timeout|Not Run)' "$out/ctest.log" |
-    sed -E 's/^.*Test +#[0-9]+: //; s/ .*$//' | sort -u -t. -k1,1 -r | head -4 | while read -r test; do
+    sed -E 's/^.*Test +#[0-9]+: //; s/ .*$//' | sort -u -t. -k1,1 -r | head -"${FALCON_GPU_BACKTRACES:-4}" | while read -r test; do
     program=""
     for p in "$build"/tests/*_tests; do  # the test program that lists this test
       "$p" --gtest_list_tests --gtest_filter="$test" 2>/dev/null | grep -q "^  " && { program=$p; break; }
@@ -142,13 +144,19 @@ if wants train; then
   for v in "${train_variants[@]}"; do
     dir=/tmp/curves/$v
     tail -3 "$dir/train.log"
-    newest=$(ls -d "$dir"/checkpoints/step_* 2>/dev/null | sed 's/.*step_//' | sort -n | tail -1)
-    # The newest weights travel without the optimizer state (a returned file holds at most 16 MiB).
+    steps=$(ls -d "$dir"/checkpoints/step_* 2>/dev/null | sed 's/.*step_//' | sort -n)
+    newest=$(tail -1 <<<"$steps")
+    # The weights of the newest checkpoint and of the one halfway there (a CPU evaluation of the
+    # curve when the GPU's failed) travel without the optimizer state (a returned file holds at
+    # most 16 MiB: two cpu_small checkpoints).
+    picked=()
+    [ -n "$newest" ] && picked=("step_$(awk -v half=$((newest / 2)) '$1 >= half {print; exit}' <<<"$steps")" "step_$newest")
     tar -czf "$out/train_$v.tar.gz" --exclude=checkpoints --exclude=optimizer.safetensors -C /tmp/curves "$v" \
-      ${newest:+-C "$dir/checkpoints" --transform="s,^step_,$v/checkpoints/step_," "step_$newest"}
+      ${newest:+-C "$dir/checkpoints" --transform="s,^step_,$v/checkpoints/step_," $(printf '%s\n' "${picked[@]}" | sort -u)}
   done
 fi
 # A lent machine hands back at most 8 files: every log and figure goes into one archive.
-# (A glob that matches nothing would make tar fail and leave every log behind: list what is there.)
-(cd "$out" && logs=$(ls -- *.log *.json 2>/dev/null | grep -vx steps.log) && tar -czf logs.tar.gz $logs && rm -f $logs)
+# (A glob that matches nothing must not stop it: with pipefail, `ls *.json` failing did, and 2026-11-27
+# lost two training archives to the 8-file limit.)
+(cd "$out" && shopt -s nullglob && logs=$(printf '%s\n' *.log *.json | grep -vx steps.log) && tar -czf logs.tar.gz $logs && rm -f $logs)
 step "done: $(ls "$out" | tr '\n' ' ')"

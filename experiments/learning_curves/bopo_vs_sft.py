@@ -24,7 +24,7 @@ from curves import evaluations, out_dir_and_args, training_clock, wall_at  # noq
 
 ARMS = ("bopo", "grpo", "sft")
 PREFERENCE_ARMS = ("bopo", "grpo")  # sampled groups: their degenerate (skipped) share is reported
-PROBLEM_NAMES = {"tsp": "TSP-20", "jssp": "JSSP 6x6"}
+PROBLEM_NAMES = {"tsp": "TSP-20", "jssp": "JSSP 6x6", "mis": "MIS (ER-50)", "mvc": "MVC (ER-50)"}
 
 
 def figures(rows):
@@ -65,7 +65,9 @@ def main():
     here, args = out_dir_and_args(sys.argv[1:], __doc__)
     runs, seeds = args[0], args[1:]
     with open(os.path.join(runs, "base", "eval", "summary.json")) as f:
-        base = figures({r["row"]: r for r in json.load(f)["rows"]})
+        base_summary = json.load(f)
+    base = figures({r["row"]: r for r in base_summary["rows"]})
+    held_out = base_summary.get("instances", "?")
     problem = "tsp"
     if os.path.isfile(os.path.join(runs, "problem")):
         with open(os.path.join(runs, "problem")) as f:
@@ -96,7 +98,7 @@ def main():
             bopo_args = f.read().strip()
     arms_run = [arm for arm in ARMS if finals[arm]]
     lines = [f"# BOPO vs the same wall time of more SFT and GRPO at the same samples, "
-             f"{PROBLEM_NAMES.get(problem, problem)} (200 held-out instances)", "",
+             f"{PROBLEM_NAMES.get(problem, problem)} ({held_out} held-out instances)", "",
              "Made by `experiments/learning_curves/bopo_vs_sft.sh` (seeds " + " ".join(seeds) + (
                  f"; BOPO arm with `{bopo_args}`" if bopo_args else "") + "). "
              "Arms run: " + ", ".join(arms_run) + "; all start from the same SFT checkpoint; figures in percent. "

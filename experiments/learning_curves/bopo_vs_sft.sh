@@ -9,11 +9,13 @@
 #  - sft:  the same wall time of more SFT: configs/bopo_tsp.yaml's SFT stage continued on the
 #    labels (full fine-tuning at a constant SFT_LR, default the stage's peak 1e-3, no warmup),
 #    stopped when the bopo run of the same seed took as long.
-# PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20) or jssp (JSSP 6x6,
-# the learning curves' jssp run, whose checkpoint is then the BASE). All runs one thread, one at
-# a time (run it beside at most one other one-thread job). Every preference checkpoint, and every
-# 150th SFT step and the last, is decoded on the 200 held-out instances (eval_bopo.yaml: greedy
-# without repair, and FALCON best of 8), then bopo_vs_sft.py writes bopo_vs_sft.md and .png.
+# PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20), jssp (JSSP 6x6,
+# the learning curves' jssp run, whose checkpoint is then the BASE), mis or mvc (ER-50, from a
+# learning-curve *_state run: the decoder computes the notes in the rollouts and the evaluation).
+# All runs one thread, one at a time (run it beside at most one other one-thread job). Every
+# preference checkpoint, and every 150th SFT step and the last, is decoded on LIMIT (default 200)
+# held-out instances (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then
+# bopo_vs_sft.py writes bopo_vs_sft.md and .png.
 #   falcon_train configs/bopo_tsp.yaml threads=1 && experiments/learning_curves/bopo_vs_sft.sh
 # (results.md's base was the main job's SFT at a constant rate: add 'stages[0].schedule=constant'.)
 #   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
@@ -31,6 +33,7 @@ base=${BASE:-runs/bopo_tsp/checkpoints/step_1200}
 tokenizer=${TOKENIZER:-runs/bopo_tsp/tokenizer.model}
 read -r -a seeds <<< "${SEEDS:-1 2 3}"
 steps=${STEPS:-120}
+limit=${LIMIT:-200}  # held-out instances each checkpoint is decoded on
 sft_lr=${SFT_LR:-1e-3}
 read -r -a bopo_args <<< "${BOPO_ARGS:-}"  # overrides of the BOPO arm's recipe
 read -r -a arms <<< "${ARMS:-bopo sft grpo}"
@@ -38,10 +41,16 @@ for arm in "${arms[@]}"; do
   case $arm in bopo | sft | grpo) ;; *) echo "bopo_vs_sft.sh: unknown arm '$arm' in ARMS (bopo, sft, grpo)" >&2; exit 2 ;; esac
 done
 problem=${PROBLEM:-tsp}
+pref_args=() eval_args=()  # the preference arms' and the evaluation's changes for the problem
 case $problem in  # the curve recipe's changes for the problem (run.sh's), and its held-out instances
   tsp) recipe_args=() dataset=data/tsp20.h5 ;;
   jssp) recipe_args=(data.config=configs/data/jssp6.yaml text.candidates=0 model.max_position_embeddings=512) dataset=data/jssp6.h5 ;;
-  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp)" >&2; exit 2 ;;
+  mis | mvc)
+    recipe_args=(data.config=configs/data/${problem}50.yaml text.style=compact_state text.candidates=0
+      model.max_position_embeddings=$([ "$problem" = mis ] && echo 1024 || echo 1280))
+    dataset=data/${problem}50.h5 pref_args=(stages[1].rollout.computed_notes=true)
+    eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true) ;;
+  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp, mis, mvc)" >&2; exit 2 ;;
 esac
 report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go
 here=experiments/learning_curves
@@ -58,8 +67,8 @@ start_run() {  # dir: a clean run folder (an interrupted run starts over)
 }
 
 run_preference() {  # arm (bopo or grpo), seed
-  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_tsp.yaml extra=("${bopo_args[@]}")
-  [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=()
+  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_tsp.yaml extra=("${pref_args[@]}" "${bopo_args[@]}")
+  [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=("${pref_args[@]}")
   [ -f "$dir/train.seconds" ] && return 0
   start_run "$dir"
   "$bin/tools/falcon_train" $recipe output_dir="$dir" seed="$2" threads=1 "${recipe_args[@]}" \
@@ -88,7 +97,7 @@ evaluate() {  # checkpoint folder, output folder
   [ -f "$2/summary.json" ] && return 0
   mkdir -p "$(dirname "$2")"
   "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
-    output_dir="$2" data.dataset="$dataset" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
+    output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
 }
 
 evaluate "$base" "$out/base/eval"

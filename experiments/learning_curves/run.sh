@@ -4,7 +4,8 @@
 # variant trains sft_tsp20.yaml (one thread, checkpoints every 250 steps) on its problem's
 # dataset for MINUTES of wall time, two variants at a time; then every EVAL_EVERY-th checkpoint
 # is decoded greedily on the held-out instances (grammar on, repair off and on, beside the
-# problem's simple heuristic), and curves.py writes tables.md and curves.png.
+# problem's simple heuristic; a *_state or *_ranked variant with the notes computed,
+# eval_state.yaml), and curves.py writes tables.md and curves.png.
 #   experiments/learning_curves/run.sh                        # paper, compact_k0, compact_k4
 #   MINUTES=60 experiments/learning_curves/run.sh compact_k4  # one variant, longer
 #   OUT=runs/curves_problems experiments/learning_curves/run.sh op_k4 cvrp_k4
@@ -30,6 +31,9 @@ here=experiments/learning_curves
 # The *_from_tsp variants start from this TSP-20 model (its weights and tokenizer), trained by
 #   build/tools/falcon_train experiments/learning_curves/sft_tsp20.yaml output_dir=runs/curves/compact_k4_seed2 seed=2 'stages[0].steps=3750'
 tsp_start=${TSP_START:-runs/curves/compact_k4_seed2/checkpoints/step_3750}
+# mis_ranked starts from this MIS model (compact_state, degrees in the prompt), trained on a GPU for
+# 6 minutes by tools/gpu_check.sh with TRAIN_VARIANTS=mis_state (docs/gpu.md, 2026-11-27)
+state_start=${STATE_START:-runs/gpu_state/mis_state/checkpoints/step_4750}
 
 problem_of() {  # variant -> its problem
   case $1 in op | op_* | cvrp | cvrp_* | mis | mis_* | mvc | mvc_* | pfsp | pfsp_* | jssp | jssp_*) echo "${1%%_*}" ;; *) echo tsp ;; esac
@@ -63,12 +67,17 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
       echo "init.checkpoint=$tsp_start tokenizer.path=${tsp_start%/checkpoints/*}/tokenizer.model model.max_position_embeddings=1024" ;;
     mis | mvc) echo "text.candidates=0 model.max_position_embeddings=1024" ;;  # a vertex lists all its neighbours
     mis_echo | mvc_echo) echo "text.style=compact_echo text.candidates=0 model.max_position_embeddings=1024" ;;
-    mis_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024" ;;  # the free vertices as the note
+    mis_state)  # the free vertices as the note, each vertex's degree in the prompt
+      echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024" ;;
+    mis_ranked)  # the free vertices ranked as min-degree greedy takes them, the set in that order
+      echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024 init.checkpoint=$state_start tokenizer.path=${state_start%/checkpoints/*}/tokenizer.model init.other_text_style=true" ;;
+    mvc_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280" ;;  # the due vertices as the note (up to 1,124 tokens)
+    cvrp_state) echo "text.style=compact_state model.max_position_embeddings=1024" ;;  # the capacity left; candidates' demands
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_from_tsp, mvc, mvc_echo, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 
@@ -95,6 +104,10 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 
+eval_config_of() {  # variant -> its evaluation rows: a compact_state model is decoded with the notes computed
+  case $1 in *_state | *_ranked) echo $here/eval_state.yaml ;; *) echo $here/eval_checkpoint.yaml ;; esac
+}
+
 evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not yet evaluated
   local v=$1 dir=$out/$1 problem tokenizer=$out/$1/tokenizer.model o
   problem=$(problem_of "$v")
@@ -104,7 +117,7 @@ evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not y
     local step=${ckpt##*step_}
     [ $((step % eval_every)) -eq 0 ] || continue
     [ -f "$dir/eval/step_$step/summary.json" ] && continue
-    "$bin/tools/falcon_eval" $here/eval_checkpoint.yaml model.checkpoint="$ckpt" \
+    "$bin/tools/falcon_eval" "$(eval_config_of "$v")" model.checkpoint="$ckpt" \
       model.tokenizer="$tokenizer" output_dir="$dir/eval/step_$step" data.dataset="data/$(dataset_of "$problem").h5" \
       data.limit="$limit" "rows[2].type=solver:$(heuristic_of "$problem")" ${EVAL_ARGS:-} > "$dir/eval/step_$step.log" 2>&1 ||
       echo "run.sh: evaluating $ckpt failed (see $dir/eval/step_$step.log)" >&2

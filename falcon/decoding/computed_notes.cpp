@@ -16,7 +16,7 @@ ComputedNotes::ComputedNotes(const problems::Problem& problem, std::shared_ptr<c
   if (instance_ == nullptr) throw Error("computed notes: no instance given");
   if (!format_.echo)
     throw Error("computed notes: " + std::string(problem.name()) +
-                "'s text writes no notes (set text.style: compact_echo or compact_state in the model's recipe, or turn computed_notes off)");
+                "'s text writes no notes (set text.style: compact_echo, compact_state or compact_ranked in the model's recipe, or turn computed_notes off)");
 }
 
 void ComputedNotes::reset() {

@@ -70,7 +70,7 @@ std::string prompt(const GraphInstance& instance, std::string_view tag) {
   return out;
 }
 
-std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only) {
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only, bool with_degree) {
   // "MIS:#0:#3#7;#1;#2:#5;" — every vertex with all its neighbours' IDs, so that each edge is
   // written twice and "may v join?" is a look at v's own clause. The echo's notes carry the
   // lower ends' half, so its prompt needs only the upper one: about 2/3 of the tokens at n = 50.
@@ -80,7 +80,9 @@ std::string compact_prompt(const GraphInstance& instance, std::string_view tag, 
     std::vector<int> listed;
     for (int w : g.neighbors(v))
       if (!upper_only || w > v) listed.push_back(w);
-    out += compact_clause(v, {}, listed);
+    std::vector<double> numbers;
+    if (with_degree) numbers.push_back(g.degree(v));
+    out += compact_clause(v, numbers, listed);
   }
   return out;
 }
@@ -132,6 +134,91 @@ EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set) {
     for (int w = after + 1; w < g.n; ++w)
       if (!taken[w]) free.push_back(w);
     notes.push_back(id_list_text(free));
+  }
+  return {notes};
+}
+
+namespace {
+
+void rule_out(const Graph& g, int v, std::vector<char>& taken) {  // v joins: it and its neighbours are no longer free
+  taken[v] = 1;
+  for (int w : g.neighbors(v)) taken[w] = 1;
+}
+
+int free_neighbours(const Graph& g, int v, const std::vector<char>& taken) {
+  int count = 0;
+  for (int w : g.neighbors(v)) count += !taken[w];
+  return count;
+}
+
+}  // namespace
+
+EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set) {
+  const Graph& g = instance.graph;
+  std::vector<char> taken(g.n, 0);
+  std::vector<std::string> notes;
+  for (int v : set.items()) {
+    if (valid_id(v, g.n)) rule_out(g, v, taken);
+    std::vector<std::pair<int, int>> keyed;  // (free neighbours, ID): min-degree greedy's order
+    for (int w = 0; w < g.n; ++w)
+      if (!taken[w]) keyed.emplace_back(free_neighbours(g, w, taken), w);
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<int> ranked;
+    for (const auto& [degree, w] : keyed) ranked.push_back(w);
+    notes.push_back(id_list_text(ranked));
+  }
+  return {notes};
+}
+
+Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
+  if (set.lists.size() != 1) return set;  // not a set's shape: written as it came
+  const Graph& g = instance.graph;
+  std::vector<char> in_set(g.n, 0), placed(g.n, 0), taken(g.n, 0);
+  std::vector<int> rest;  // IDs out of range and repeats, as they came
+  for (int v : set.items()) {
+    if (valid_id(v, g.n) && !in_set[v]) {
+      in_set[v] = 1;
+    } else {
+      rest.push_back(v);
+    }
+  }
+  std::vector<int> order;
+  for (;;) {  // min-degree greedy held to the set
+    int best = -1, best_degree = 0;
+    for (int v = 0; v < g.n; ++v) {
+      if (!in_set[v] || placed[v] || taken[v]) continue;
+      const int degree = free_neighbours(g, v, taken);
+      if (best < 0 || degree < best_degree) best = v, best_degree = degree;
+    }
+    if (best < 0) break;
+    placed[best] = 1;
+    order.push_back(best);
+    rule_out(g, best, taken);
+  }
+  for (int v = 0; v < g.n; ++v)  // a set that is not independent: the members next to an earlier one
+    if (in_set[v] && !placed[v]) order.push_back(v);
+  order.insert(order.end(), rest.begin(), rest.end());
+  return Solution::flat(order);
+}
+
+EchoNotes mvc_state_notes(const GraphInstance& instance, const Solution& set) {
+  const Graph& g = instance.graph;
+  std::vector<char> written(g.n, 0);
+  std::vector<char> forced(g.n, 0);  // a neighbour of a vertex skipped so far
+  std::vector<std::string> notes;
+  int passed = -1;  // every vertex up to here is written or skipped
+  for (int v : set.items()) {
+    if (valid_id(v, g.n)) {
+      written[v] = 1;
+      for (int skipped = passed + 1; skipped < v; ++skipped)
+        if (!written[skipped])
+          for (int w : g.neighbors(skipped)) forced[w] = 1;
+      passed = std::max(passed, v);
+    }
+    std::vector<int> due;
+    for (int w = passed + 1; w < g.n; ++w)
+      if (forced[w]) due.push_back(w);
+    notes.push_back(id_list_text(due));
   }
   return {notes};
 }
@@ -190,6 +277,9 @@ class GraphProblem : public Problem {
   }
   std::string echo_prompt(const Instance& instance, int /*candidates*/) const override {
     return mis_mvc::compact_prompt(cast(instance), tag(), /*upper_only=*/true);
+  }
+  std::string state_prompt(const Instance& instance, int /*candidates*/) const override {
+    return mis_mvc::compact_prompt(cast(instance), tag(), /*upper_only=*/true, /*with_degree=*/true);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return mis_mvc::symmetric_copy(cast(instance), solution, rng);
@@ -341,6 +431,12 @@ class MisProblem final : public mis_mvc::GraphProblem {
   EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
     return mis_mvc::mis_state_notes(cast(instance), solution);
   }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mis_ranked_notes(cast(instance), solution);
+  }
+  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mis_ranked_order(cast(instance), solution);
+  }
   std::string_view name() const override { return "mis"; }
   Sense sense() const override { return Sense::kMaximize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {
@@ -425,6 +521,9 @@ class MvcProblem final : public mis_mvc::GraphProblem {
   }
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
     return mis_mvc::mvc_echo_notes(cast(instance), solution);
+  }
+  EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mvc_state_notes(cast(instance), solution);
   }
   std::string_view name() const override { return "mvc"; }
   Sense sense() const override { return Sense::kMinimize; }

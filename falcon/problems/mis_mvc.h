@@ -33,8 +33,10 @@ std::shared_ptr<GraphInstance> read_file(const std::string& path);
 // "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
 // The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours;
-// with `upper_only` (compact_echo) only those above it, each edge once, the list a note copies.
-std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only = false);
+// with `upper_only` (compact_echo) only those above it, each edge once, the list a note copies;
+// `with_degree` (compact_state) writes each vertex's degree after its ID: "#0 2:#3#7;".
+std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only = false,
+                           bool with_degree = false);
 // Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
 // The compact_echo style's notes (Problem::echo_notes) for a set written ascending; each note is
@@ -51,6 +53,19 @@ EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set);
 // no vertex so far rules out, so "may w come next?" is "is w in the latest note?" and a maximal
 // set ends on "()". An ID out of range changes nothing.
 EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set);
+// The compact_ranked style's MIS notes (Problem::ranked_notes): after each vertex, every vertex
+// still free, fewest free neighbours first (ties: smallest ID), so that always writing a note's
+// first vertex, after the vertex of least degree, is min-degree greedy.
+EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set);
+// The set's vertices in the order min-degree greedy held to the set takes them (the compact_ranked
+// text's order): those not free then (a set that is not independent) follow by ID, then IDs out of
+// range and repeats as they came. A solution of more than one list comes back as it is.
+Solution mis_ranked_order(const GraphInstance& instance, const Solution& set);
+// The compact_state style's MVC notes: after v, the vertices above v that a vertex skipped so far
+// (one up to v that the set leaves out) is adjacent to, so each must be written: "may the set
+// skip to w?" is "does the latest note list nothing below w?". A cover ends on "()" with no edge
+// among the vertices after its last. An ID out of range changes nothing.
+EchoNotes mvc_state_notes(const GraphInstance& instance, const Solution& set);
 
 // Distinct valid ids in the list: |S|, the objective of both problems.
 int set_size(const Graph& g, const std::vector<int>& items);

@@ -12,11 +12,22 @@ double gap(Sense sense, double f, double f_star) {
   return sense == Sense::kMinimize ? (f - f_star) / denom : (f_star - f) / denom;
 }
 
-std::string Problem::format(const Instance& instance, const Solution& solution) const {
+std::string Problem::format(const Instance& instance, const Solution& given) const {
+  const Solution solution = text_order(instance, given);
   const TextFormat fmt = text_format();
   if (!fmt.echo) return format_solution(fmt, solution, objective(instance, solution));
   const EchoNotes notes = echo_notes(instance, solution);
   return format_solution(fmt, solution, objective(instance, solution), &notes);
+}
+
+EchoNotes Problem::ranked_notes(const Instance&, const Solution&) const {
+  throw Error("text style 'compact_ranked' is not written for " + std::string(name()) +
+              " yet (override Problem::ranked_notes and ranked_order); use text.style: compact_state");
+}
+
+Solution Problem::ranked_order(const Instance& instance, const Solution& solution) const {
+  ranked_notes(instance, solution);  // the one error for both
+  return solution;
 }
 
 EchoNotes Problem::echo_notes(const Instance&, const Solution&) const {

@@ -68,6 +68,11 @@ class Problem {
   virtual std::string echo_prompt(const Instance& instance, int candidates) const {
     return compact_prompt(instance, candidates);
   }
+  // The compact_state style's phi: the echo's, unless the state note leaves a choice that needs
+  // more than the prompt says (graphs: each vertex's degree, to tell which free vertex to skip).
+  virtual std::string state_prompt(const Instance& instance, int candidates) const {
+    return echo_prompt(instance, candidates);
+  }
   // A random symmetry of (instance, solution): the same objective, another text. Nodes are
   // relabelled, and for Euclidean problems the points take one of the 8 symmetries of the square
   // and the tour either direction; the solution starts where the problem's labels start. SFT's
@@ -111,10 +116,20 @@ class Problem {
   // state the next choice depends on, e.g. the capacity left. Throws for a problem that has none.
   virtual EchoNotes echo_notes(const Instance& instance, const Solution& solution) const;
   // The compact_state style's notes: the whole running state where echo_notes write its change
-  // (MIS: the vertices still free, not v's neighbours); otherwise the echo's own.
+  // (MIS: the vertices still free, not v's neighbours; MVC: the vertices a skipped one forces into
+  // the cover); otherwise the echo's own.
   virtual EchoNotes state_notes(const Instance& instance, const Solution& solution) const {
     return echo_notes(instance, solution);
   }
+
+  // The compact_ranked style (text_style.h): the state notes ranked by the problem's simple
+  // heuristic, its first choice first, and a solution written in the order that heuristic would
+  // take its items (MIS: the free vertices, fewest free neighbours first; a set in min-degree
+  // greedy order). Both throw for a problem that has none.
+  virtual EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const;
+  virtual Solution ranked_order(const Instance& instance, const Solution& solution) const;
+  // The order format() writes a solution's items in: as given, unless the text style ranks them.
+  virtual Solution text_order(const Instance& /*instance*/, const Solution& solution) const { return solution; }
 
   // psi^-1: the solution in the grammar's text, with its objective (and notes, when the text echoes).
   std::string format(const Instance& instance, const Solution& solution) const;

@@ -3,6 +3,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -13,13 +15,29 @@ namespace {
 
 constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per candidate
 
-enum class Notes { kNone, kEcho, kState };  // compact, compact_echo, compact_state
+enum class Notes { kNone, kEcho, kState, kRanked };  // compact, compact_echo, compact_state, compact_ranked
+
+constexpr std::pair<Notes, std::string_view> kCompactStyles[] = {
+    {Notes::kNone, "compact"}, {Notes::kEcho, "compact_echo"}, {Notes::kState, "compact_state"}, {Notes::kRanked, "compact_ranked"}};
+constexpr std::string_view kKnownStyles = "paper, compact, compact_echo, compact_state, compact_ranked";
+
+std::string_view style_name(Notes notes) {
+  for (const auto& [n, name] : kCompactStyles)
+    if (n == notes) return name;
+  return "?";
+}
+
+std::optional<Notes> notes_of(std::string_view style) {  // none for paper or an unknown name
+  for (const auto& [n, name] : kCompactStyles)
+    if (name == style) return n;
+  return std::nullopt;
+}
 
 // Everything but the text is the base problem's, so scores and repairs cannot diverge by style.
 class CompactProblem final : public Problem {
  public:
   CompactProblem(const Problem& base, int candidates, Notes notes)
-      : base_(base), candidates_(candidates), echo_(notes != Notes::kNone), state_(notes == Notes::kState) {}
+      : base_(base), candidates_(candidates), notes_(notes), echo_(notes != Notes::kNone) {}
 
   std::string_view name() const override { return base_.name(); }
   Sense sense() const override { return base_.sense(); }
@@ -40,6 +58,7 @@ class CompactProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return base_.read_file(path); }
   std::string prompt(const Instance& instance) const override {
+    if (notes_ == Notes::kState || notes_ == Notes::kRanked) return base_.state_prompt(instance, candidates_);
     return echo_ ? base_.echo_prompt(instance, candidates_) : base_.compact_prompt(instance, candidates_);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
@@ -50,6 +69,9 @@ class CompactProblem final : public Problem {
   }
   std::string echo_prompt(const Instance& instance, int candidates) const override {
     return base_.echo_prompt(instance, candidates);
+  }
+  std::string state_prompt(const Instance& instance, int candidates) const override {
+    return base_.state_prompt(instance, candidates);
   }
   double objective(const Instance& instance, const Solution& solution) const override {
     return base_.objective(instance, solution);
@@ -76,12 +98,25 @@ class CompactProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     // The semantic mask reads every digit run as an index; a note's numbers are not.
     if (echo_)
-      throw Error("semantic mask: not available with text style '" + std::string(state_ ? "compact_state" : "compact_echo") +
+      throw Error("semantic mask: not available with text style '" + std::string(style_name(notes_)) +
                   "' (it would read the notes' digits as indices); turn the semantic mask off");
     return base_.semantic_constraint(std::move(instance));
   }
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return state_ ? base_.state_notes(instance, solution) : base_.echo_notes(instance, solution);
+    switch (notes_) {
+      case Notes::kState: return base_.state_notes(instance, solution);
+      case Notes::kRanked: return base_.ranked_notes(instance, solution);
+      default: return base_.echo_notes(instance, solution);
+    }
+  }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return base_.ranked_notes(instance, solution);
+  }
+  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
+    return base_.ranked_order(instance, solution);
+  }
+  Solution text_order(const Instance& instance, const Solution& solution) const override {
+    return notes_ == Notes::kRanked ? base_.ranked_order(instance, solution) : base_.text_order(instance, solution);
   }
   EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
     return base_.state_notes(instance, solution);
@@ -93,15 +128,15 @@ class CompactProblem final : public Problem {
  private:
   const Problem& base_;
   int candidates_;
+  Notes notes_;
   bool echo_;
-  bool state_;
 };
 
 }  // namespace
 
 TextStyle make_text_style(std::string_view name, int candidates, const std::string& where) {
-  if (name != "paper" && name != "compact" && name != "compact_echo" && name != "compact_state")
-    throw Error(where + ": unknown text style '" + std::string(name) + "' (paper, compact, compact_echo, compact_state)");
+  if (name != "paper" && !notes_of(name))
+    throw Error(where + ": unknown text style '" + std::string(name) + "' (" + std::string(kKnownStyles) + ")");
   if (candidates < 0 || candidates > kMaxCandidates)
     throw Error(where + ": candidates must be in 0.." + std::to_string(kMaxCandidates) + ", got " + std::to_string(candidates));
   if (name == "paper" && candidates != 0)
@@ -116,9 +151,9 @@ std::string describe(const TextStyle& style) {
 
 const Problem& with_text_style(const Problem& base, const TextStyle& style) {
   if (style.name == "paper") return base;
-  if (style.name != "compact" && style.name != "compact_echo" && style.name != "compact_state")
-    throw Error("text style '" + style.name + "' is not paper, compact, compact_echo or compact_state");
-  const Notes notes = style.name == "compact" ? Notes::kNone : style.name == "compact_echo" ? Notes::kEcho : Notes::kState;
+  const std::optional<Notes> found = notes_of(style.name);
+  if (!found) throw Error("text style '" + style.name + "' is not one of " + std::string(kKnownStyles));
+  const Notes notes = *found;
   static std::mutex mutex;
   static std::map<std::tuple<const Problem*, int, Notes>, std::unique_ptr<CompactProblem>> adapters;
   std::lock_guard<std::mutex> lock(mutex);

@@ -18,6 +18,10 @@
 // `compact_state` is compact_echo whose notes are the whole running state where the echo writes
 // its change (Problem::state_notes; MIS: the vertices still free, "#9 (#12#15#30)"), so the next
 // choice is a look at the latest note, not a search of all the notes before it.
+// `compact_ranked` is compact_state with the note ranked by the problem's simple heuristic and the
+// solution written in that heuristic's order (Problem::ranked_notes, ranked_order; MIS: the free
+// vertices fewest free neighbours first, "#9 (#30#12#15)"), so "take the first" is the heuristic
+// and the model learns where to leave it.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>
@@ -28,7 +32,7 @@
 namespace falcon::problems {
 
 struct TextStyle {
-  std::string name = "paper";  // paper | compact | compact_echo | compact_state
+  std::string name = "paper";  // paper | compact | compact_echo | compact_state | compact_ranked
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
 
   bool operator==(const TextStyle& o) const { return name == o.name && candidates == o.candidates; }

@@ -1,5 +1,6 @@
 #include "falcon/train/evaluate.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "falcon/core/progress.h"
@@ -8,14 +9,16 @@
 
 namespace falcon::train {
 
-policy::RolloutItem rollout_item(const TrainExample& example) {
+policy::RolloutItem rollout_item(const TrainExample& example, int max_positions) {
   policy::RolloutItem item;
   item.problem = example.problem;
   item.instance = example.instance;
   item.prompt = example.prompt;
   item.reference_objective = example.label_objective;
   item.reference_tokens = example.solution;
-  item.max_new_tokens = 2 * static_cast<int>(example.solution.size()) + 16;
+  // Room to go astray, within the context: a label fits (training refuses examples that do not).
+  item.max_new_tokens = std::min(2 * static_cast<int>(example.solution.size()) + 16,
+                                 max_positions - static_cast<int>(example.prompt.size()));
   item.key = example.key;
   return item;
 }
@@ -43,7 +46,7 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
       const TrainExample& example = set.examples[i];
       instances.push_back({example.problem, example.instance, example.instance->name, example.key,
                            example.label_objective, std::nullopt});
-      items.push_back(rollout_item(example));
+      items.push_back(rollout_item(example, model->config().max_position_embeddings));
     }
     std::vector<const eval::EvalInstance*> pointers;
     for (const auto& e : instances) pointers.push_back(&e);

@@ -277,7 +277,8 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
       continue;
     }
     std::vector<policy::RolloutItem> items;
-    for (auto j = rows.begin; j < rows.end; ++j) items.push_back(rollout_item(run.train_set.examples[order.at(first + j)]));
+    for (auto j = rows.begin; j < rows.end; ++j)
+      items.push_back(rollout_item(run.train_set.examples[order.at(first + j)], run.model->config().max_position_embeddings));
     policy::RolloutOptions ro;
     ro.samples_per_item = stage.rollout.samples_per_instance;
     ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};

@@ -26,7 +26,7 @@ def write_summary(path, valid, greedy_gap, sample_valid, best8_gap):
     rows = [{"row": "greedy_raw", "feasible_raw": valid, "gap_all": greedy_gap},
             {"row": "best_of_8", "sample_feasible_raw": sample_valid, "gap_all": best8_gap}]
     with open(path, "w") as f:
-        json.dump({"rows": rows}, f)
+        json.dump({"instances": 200, "rows": rows}, f)
 
 
 def write_run(run_dir, kind, seconds_per_step, steps, evaluated):

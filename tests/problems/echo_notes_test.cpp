@@ -144,7 +144,9 @@ TEST(EchoNotes, MisStateNotesAreTheVerticesStillFree) {
   const Problem& state = with_text_style(problem_by_name("mis"), make_text_style("compact_state", 0, "test"));
   // After 0 only 2 is free above it (1 and 3 are its neighbours); after 2 nothing: a maximal set ends on ().
   EXPECT_EQ(state.format(*cycle, Solution::flat({0, 2})), "Set: [#0 (#2), #2 ()], Objective: 2.00");
-  EXPECT_EQ(state.prompt(*cycle), echo("mis").prompt(*cycle));  // the echo's prompt
+  // The echo's prompt with each vertex's degree: which free vertex to skip depends on it.
+  EXPECT_EQ(echo("mis").prompt(*cycle), "MIS:#0:#1#3;#1:#2;#2:#3;#3;");
+  EXPECT_EQ(state.prompt(*cycle), "MIS:#0 2:#1#3;#1 2:#2;#2 2:#3;#3 2;");
   // Other problems have no state notes of their own: the echo's.
   auto cvrp = std::make_shared<cvrp::CvrpInstance>();
   cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
@@ -208,6 +210,70 @@ TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOne
     for (int v = last + 1; v < 12; ++v)
       for (int w : inst->graph.neighbors(v)) broken |= !in[w];
     EXPECT_EQ(!broken, mvc.feasible(*inst, set)) << "trial " << trial;
+    covers += !broken;
+  }
+  EXPECT_GT(covers, 10);  // both outcomes are tested
+  EXPECT_LT(covers, 190);
+}
+
+TEST(EchoNotes, MisRankedTextIsGreedysOrderWithTheFreeVerticesFewestFreeNeighboursFirst) {
+  const auto path_and_lone = graph(4, {{0, 1}, {1, 2}});  // 0-1-2, and 3 alone
+  const Problem& ranked = with_text_style(problem_by_name("mis"), make_text_style("compact_ranked", 0, "test"));
+  // Greedy held to {0, 2, 3} takes 3 (no neighbour) first, then 0 and 2 (one free neighbour each,
+  // the smaller ID first). After 3, 0 and 2 have one free neighbour and 1 has two.
+  EXPECT_EQ(ranked.format(*path_and_lone, Solution::flat({0, 2, 3})), "Set: [#3 (#0#2#1), #0 (#2), #2 ()], Objective: 3.00");
+  EXPECT_EQ(ranked.prompt(*path_and_lone), "MIS:#0 1:#1;#1 2:#2;#2 1;#3 0;");  // the state style's
+  // A set that is not independent keeps every item: the free ones ranked, the others by ID, then
+  // IDs out of range and repeats as they came.
+  EXPECT_EQ(mis_mvc::mis_ranked_order(*path_and_lone, Solution::flat({9, 1, 0, 3, 3})), Solution::flat({3, 0, 1, 9, 3}));
+  const ParseResult back = ranked.parse(ranked.format(*path_and_lone, Solution::flat({2, 0, 3})));
+  ASSERT_TRUE(back.solution.has_value()) << back.error;
+  EXPECT_EQ(*back.solution, Solution::flat({3, 0, 2}));
+  // Problems without a ranking say so by name.
+  const Problem& cvrp_ranked = with_text_style(problem_by_name("cvrp"), make_text_style("compact_ranked", 0, "test"));
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
+  cvrp->demands = {0, 4};
+  cvrp->capacity = 10;
+  try {
+    cvrp_ranked.format(*cvrp, Solution{{{1}}});
+    FAIL() << "cvrp has no ranked notes";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for cvrp"), std::string::npos) << e.what();
+  }
+}
+
+TEST(EchoNotes, MvcStateNotesAreTheVerticesASkippedOneForces) {
+  const auto cycle = graph(4, {{0, 1}, {1, 2}, {2, 3}, {0, 3}});
+  const Problem& state = with_text_style(problem_by_name("mvc"), make_text_style("compact_state", 0, "test"));
+  // Writing 1 skips 0, whose neighbours 1 and 3 must be in the cover: 3 is still due. Writing 3
+  // skips 2, whose neighbours are written: nothing is due, and the cover may end.
+  EXPECT_EQ(state.format(*cycle, Solution::flat({1, 3})), "Set: [#1 (#3), #3 ()], Objective: 2.00");
+  EXPECT_EQ(state.prompt(*cycle), "MVC:#0 2:#1#3;#1 2:#2;#2 2:#3;#3 2;");
+}
+
+TEST(EchoNotes, MvcSetIsACoverExactlyWhenItWritesEveryStateNoteAndSkipsNoTwoAdjacentInARow) {
+  Rng rng(11);
+  const Problem& mvc = problem_by_name("mvc");
+  int covers = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto inst = generated_graph(mvc, 12, trial);
+    const std::vector<int> items = random_set(12, 0.7, rng);
+    const Solution set = Solution::flat(items);
+    const EchoNotes notes = mis_mvc::mvc_state_notes(*inst, set);
+    std::vector<char> in(12, 0);
+    for (int v : items) in[v] = 1;
+    bool broken = false;
+    for (const std::string& note : notes[0])
+      for (int id : ids_of(note)) broken |= !in[id];  // a due vertex left out
+    // Skipped vertices between two written ones (or before the first, after the last) are not
+    // noted against each other: the notes see a skip only once the next vertex is written.
+    for (int v = 0; v < 12; ++v)
+      for (int w = v + 1; w < 12 && !in[w]; ++w) broken |= !in[v] && inst->graph.adjacent(v, w);
+    EXPECT_EQ(!broken, mvc.feasible(*inst, set)) << "trial " << trial;
+    if (!broken && !items.empty()) {
+      EXPECT_EQ(notes[0].back(), "") << "trial " << trial;
+    }
     covers += !broken;
   }
   EXPECT_GT(covers, 10);  // both outcomes are tested

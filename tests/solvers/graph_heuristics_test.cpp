@@ -33,6 +33,32 @@ TEST(GraphHeuristics, RegisteredForBothProblems) {
   EXPECT_EQ(solver_by_name("mvc", "greedy").method, "greedy");
 }
 
+// The compact_ranked text's promise: a model that starts at a vertex of least degree and then
+// always writes the first vertex of the latest note is min-degree greedy.
+TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMinDegreeGreedy) {
+  for (int seed = 0; seed < 30; ++seed) {
+    GenerateOptions options;
+    options.n = 30;
+    const auto instance = problems::mis_mvc::generate(options, seed, "mis");
+    const Graph& g = instance->graph;
+    int first = 0;
+    for (int v = 1; v < g.n; ++v)
+      if (g.degree(v) < g.degree(first)) first = v;
+    std::vector<int> written = {first};
+    for (;;) {
+      const std::string note = problems::mis_mvc::mis_ranked_notes(*instance, Solution::flat(written))[0].back();
+      if (note.empty()) break;
+      written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));  // "#12#3..." -> 12
+    }
+    std::vector<int> ascending = written;
+    std::sort(ascending.begin(), ascending.end());
+    EXPECT_EQ(ascending, min_degree_independent_set(g)) << "seed " << seed;
+    // The label of greedy's own set, in the ranked text's order, is the order greedy took it in.
+    EXPECT_EQ(problems::mis_mvc::mis_ranked_order(*instance, Solution::flat(ascending)), Solution::flat(written))
+        << "seed " << seed;
+  }
+}
+
 TEST(GraphHeuristics, MinDegreeGreedyOnSmallGraphs) {
   // Star: the leaves (degree 1) come first, the centre never.
   const Graph star = Graph::from_edges(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}});
