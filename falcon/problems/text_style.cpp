@@ -18,7 +18,10 @@ constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per 
 enum class Notes { kNone, kEcho, kState, kRanked };  // compact, compact_echo, compact_state, compact_ranked
 
 constexpr std::pair<Notes, std::string_view> kCompactStyles[] = {
-    {Notes::kNone, "compact"}, {Notes::kEcho, "compact_echo"}, {Notes::kState, "compact_state"}, {Notes::kRanked, "compact_ranked"}};
+    {Notes::kNone, "compact"},
+    {Notes::kEcho, "compact_echo"},
+    {Notes::kState, "compact_state"},
+    {Notes::kRanked, "compact_ranked"}};
 constexpr std::string_view kKnownStyles = "paper, compact, compact_echo, compact_state, compact_ranked";
 
 std::string_view style_name(Notes notes) {

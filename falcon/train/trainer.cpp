@@ -277,8 +277,9 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
       continue;
     }
     std::vector<policy::RolloutItem> items;
+    const int max_positions = run.model->config().max_position_embeddings;
     for (auto j = rows.begin; j < rows.end; ++j)
-      items.push_back(rollout_item(run.train_set.examples[order.at(first + j)], run.model->config().max_position_embeddings));
+      items.push_back(rollout_item(run.train_set.examples[order.at(first + j)], max_positions));
     policy::RolloutOptions ro;
     ro.samples_per_item = stage.rollout.samples_per_instance;
     ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
