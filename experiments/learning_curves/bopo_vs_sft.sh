@@ -11,7 +11,8 @@
 #    stopped when the bopo run of the same seed took as long.
 # PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20), jssp (JSSP 6x6,
 # the learning curves' jssp run, whose checkpoint is then the BASE), mis or mvc (ER-50, from a
-# learning-curve *_state run: the decoder computes the notes in the rollouts and the evaluation).
+# learning-curve *_state run: the decoder computes the notes in the rollouts and the evaluation;
+# STYLE=compact_ranked for a *_ranked run, CHOICES_ONLY=1 for one trained with loss_on_notes: false).
 # All runs one thread, one at a time (run it beside at most one other one-thread job). Every
 # preference checkpoint, and every 150th SFT step and the last, is decoded on LIMIT (default 200)
 # held-out instances (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then
@@ -46,10 +47,12 @@ case $problem in  # the curve recipe's changes for the problem (run.sh's), and i
   tsp) recipe_args=() dataset=data/tsp20.h5 ;;
   jssp) recipe_args=(data.config=configs/data/jssp6.yaml text.candidates=0 model.max_position_embeddings=512) dataset=data/jssp6.h5 ;;
   mis | mvc)
-    recipe_args=(data.config=configs/data/${problem}50.yaml text.style=compact_state text.candidates=0
+    recipe_args=(data.config=configs/data/${problem}50.yaml text.style=${STYLE:-compact_state} text.candidates=0
       model.max_position_embeddings=$([ "$problem" = mis ] && echo 1024 || echo 1280))
     dataset=data/${problem}50.h5 pref_args=(stages[1].rollout.computed_notes=true)
-    eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true) ;;
+    eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true)
+    # CHOICES_ONLY=1: every arm's loss leaves the decoder's notes out (a base trained that way)
+    if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi ;;
   *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp, mis, mvc)" >&2; exit 2 ;;
 esac
 report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go

@@ -71,13 +71,19 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
       echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024" ;;
     mis_ranked)  # the free vertices ranked as min-degree greedy takes them, the set in that order
       echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024 init.checkpoint=$state_start tokenizer.path=${state_start%/checkpoints/*}/tokenizer.model init.other_text_style=true" ;;
+    mis_ranked_scratch)  # the same text from scratch
+      echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024" ;;
+    mis_ranked_choices)  # from scratch, the loss on the model's choices only (the decoder writes the notes)
+      echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024 stages[0].loss_on_notes=false" ;;
+    mis_state_choices) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024 stages[0].loss_on_notes=false" ;;
+    mvc_state_choices) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280 stages[0].loss_on_notes=false" ;;
     mvc_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280" ;;  # the due vertices as the note (up to 1,124 tokens)
     cvrp_state) echo "text.style=compact_state model.max_position_embeddings=1024" ;;  # the capacity left; candidates' demands
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 

@@ -92,6 +92,31 @@ bool ComputedNotes::step(unsigned char byte) {
   return true;
 }
 
+bool ComputedNotes::writes_note(unsigned char byte) const {
+  if (lexer_.done) return false;
+  return lexer_.note_at >= 0 || (lexer_.pending_digits > 0 && !(byte >= '0' && byte <= '9'));
+}
+
 bool ComputedNotes::feed(std::string_view bytes) { return feed_all(*this, bytes); }
+
+std::vector<bool> note_tokens(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                              const std::vector<std::string_view>& token_bytes) {
+  ComputedNotes notes(problem, std::move(instance));
+  std::vector<bool> flags;
+  flags.reserve(token_bytes.size());
+  std::size_t offset = 0;
+  for (const auto bytes : token_bytes) {
+    bool all_note = !bytes.empty();
+    for (const unsigned char byte : bytes) {
+      all_note = all_note && notes.writes_note(byte);
+      if (!notes.step(byte))
+        throw Error("computed notes: byte " + std::to_string(offset) + " of a " + std::string(problem.name()) +
+                    " solution text is not what its notes say; the text is not this instance's echo text");
+      ++offset;
+    }
+    flags.push_back(all_note);
+  }
+  return flags;
+}
 
 }  // namespace falcon::decoding

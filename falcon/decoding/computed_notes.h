@@ -48,6 +48,10 @@ class ComputedNotes {
   void undo(const Mark& mark);
   void commit() {}  // nothing is logged beyond what mark() copies
 
+  // Whether `byte`, read next, would be a byte of a note (the byte that ends an index's digits
+  // starts its note), so that the decoder, not the model, writes it.
+  bool writes_note(unsigned char byte) const;
+
   bool in_body() const { return lexer_.depth > 0; }
   bool done() const { return lexer_.done; }
   // The indices read so far (0-based, as Solution holds them), list by list.
@@ -63,5 +67,12 @@ class ComputedNotes {
   problems::Solution solution_;
   std::string note_;
 };
+
+// For the tokens of a solution text, given as their bytes in order: whether the notes dictate
+// every byte of the token, i.e. whether a decoder with computed notes writes that token itself.
+// Tokens without bytes (EOS) are not. Throws falcon::Error when the pieces stray from the notes
+// (they are not the problem's echo text for this instance).
+std::vector<bool> note_tokens(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                              const std::vector<std::string_view>& token_bytes);
 
 }  // namespace falcon::decoding

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <queue>
 #include <utility>
 
@@ -140,40 +141,77 @@ EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set) {
 
 namespace {
 
-void rule_out(const Graph& g, int v, std::vector<char>& taken) {  // v joins: it and its neighbours are no longer free
-  taken[v] = 1;
-  for (int w : g.neighbors(v)) taken[w] = 1;
-}
+// A ranked text's state under its greedy: each vertex's rank key (smaller first; none: not in the
+// notes, or not takeable), and what taking a vertex changes.
+class GreedyState {
+ public:
+  virtual ~GreedyState() = default;
+  virtual std::optional<int> key(int v) const = 0;
+  virtual void take(int v) = 0;
+};
 
-int free_neighbours(const Graph& g, int v, const std::vector<char>& taken) {
-  int count = 0;
-  for (int w : g.neighbors(v)) count += !taken[w];
-  return count;
-}
+// Min-degree independent set: a free vertex ranks by its free neighbours; taking it rules it and
+// its neighbours out.
+class MinDegreeFree final : public GreedyState {
+ public:
+  explicit MinDegreeFree(const Graph& g) : g_(g), taken_(g.n, 0) {}
+  std::optional<int> key(int v) const override {
+    if (taken_[v]) return std::nullopt;
+    int free = 0;
+    for (int w : g_.neighbors(v)) free += !taken_[w];
+    return free;
+  }
+  void take(int v) override {
+    taken_[v] = 1;
+    for (int w : g_.neighbors(v)) taken_[w] = 1;
+  }
 
-}  // namespace
+ private:
+  const Graph& g_;
+  std::vector<char> taken_;
+};
 
-EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set) {
-  const Graph& g = instance.graph;
-  std::vector<char> taken(g.n, 0);
+// Max-degree vertex cover: a vertex with uncovered edges ranks by their number, most first;
+// taking it covers them.
+class MaxDegreeUncovered final : public GreedyState {
+ public:
+  explicit MaxDegreeUncovered(const Graph& g) : g_(g), in_cover_(g.n, 0) {}
+  std::optional<int> key(int v) const override {
+    if (in_cover_[v]) return std::nullopt;
+    int uncovered = 0;
+    for (int w : g_.neighbors(v)) uncovered += !in_cover_[w];
+    return uncovered > 0 ? std::optional<int>(-uncovered) : std::nullopt;
+  }
+  void take(int v) override { in_cover_[v] = 1; }
+
+ private:
+  const Graph& g_;
+  std::vector<char> in_cover_;
+};
+
+// After each vertex of the set (taken; an ID out of range changes nothing), every vertex with a
+// key, smallest key first (ties: smallest ID).
+EchoNotes ranked_notes(const Graph& g, const Solution& set, GreedyState& state) {
   std::vector<std::string> notes;
   for (int v : set.items()) {
-    if (valid_id(v, g.n)) rule_out(g, v, taken);
-    std::vector<std::pair<int, int>> keyed;  // (free neighbours, ID): min-degree greedy's order
+    if (valid_id(v, g.n)) state.take(v);
+    std::vector<std::pair<int, int>> keyed;  // (key, ID)
     for (int w = 0; w < g.n; ++w)
-      if (!taken[w]) keyed.emplace_back(free_neighbours(g, w, taken), w);
+      if (const auto k = state.key(w)) keyed.emplace_back(*k, w);
     std::sort(keyed.begin(), keyed.end());
     std::vector<int> ranked;
-    for (const auto& [degree, w] : keyed) ranked.push_back(w);
+    for (const auto& [k, w] : keyed) ranked.push_back(w);
     notes.push_back(id_list_text(ranked));
   }
   return {notes};
 }
 
-Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
+// The set's vertices in the order the greedy held to the set takes them (each time the member of
+// smallest key, ties: smallest ID); the members it never takes follow by ID, then IDs out of
+// range and repeats as they came. A solution of more than one list comes back as it is.
+Solution ranked_order(const Graph& g, const Solution& set, GreedyState& state) {
   if (set.lists.size() != 1) return set;  // not a set's shape: written as it came
-  const Graph& g = instance.graph;
-  std::vector<char> in_set(g.n, 0), placed(g.n, 0), taken(g.n, 0);
+  std::vector<char> in_set(g.n, 0), placed(g.n, 0);
   std::vector<int> rest;  // IDs out of range and repeats, as they came
   for (int v : set.items()) {
     if (valid_id(v, g.n) && !in_set[v]) {
@@ -183,22 +221,44 @@ Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
     }
   }
   std::vector<int> order;
-  for (;;) {  // min-degree greedy held to the set
-    int best = -1, best_degree = 0;
+  for (;;) {
+    int best = -1, best_key = 0;
     for (int v = 0; v < g.n; ++v) {
-      if (!in_set[v] || placed[v] || taken[v]) continue;
-      const int degree = free_neighbours(g, v, taken);
-      if (best < 0 || degree < best_degree) best = v, best_degree = degree;
+      if (!in_set[v] || placed[v]) continue;
+      const auto k = state.key(v);
+      if (k && (best < 0 || *k < best_key)) best = v, best_key = *k;
     }
     if (best < 0) break;
     placed[best] = 1;
     order.push_back(best);
-    rule_out(g, best, taken);
+    state.take(best);
   }
-  for (int v = 0; v < g.n; ++v)  // a set that is not independent: the members next to an earlier one
+  for (int v = 0; v < g.n; ++v)
     if (in_set[v] && !placed[v]) order.push_back(v);
   order.insert(order.end(), rest.begin(), rest.end());
   return Solution::flat(order);
+}
+
+}  // namespace
+
+EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set) {
+  MinDegreeFree state(instance.graph);
+  return ranked_notes(instance.graph, set, state);
+}
+
+Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
+  MinDegreeFree state(instance.graph);
+  return ranked_order(instance.graph, set, state);
+}
+
+EchoNotes mvc_ranked_notes(const GraphInstance& instance, const Solution& set) {
+  MaxDegreeUncovered state(instance.graph);
+  return ranked_notes(instance.graph, set, state);
+}
+
+Solution mvc_ranked_order(const GraphInstance& instance, const Solution& set) {
+  MaxDegreeUncovered state(instance.graph);
+  return ranked_order(instance.graph, set, state);
 }
 
 EchoNotes mvc_state_notes(const GraphInstance& instance, const Solution& set) {
@@ -524,6 +584,12 @@ class MvcProblem final : public mis_mvc::GraphProblem {
   }
   EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
     return mis_mvc::mvc_state_notes(cast(instance), solution);
+  }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mvc_ranked_notes(cast(instance), solution);
+  }
+  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
+    return mis_mvc::mvc_ranked_order(cast(instance), solution);
   }
   std::string_view name() const override { return "mvc"; }
   Sense sense() const override { return Sense::kMinimize; }

@@ -61,6 +61,12 @@ EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set);
 // text's order): those not free then (a set that is not independent) follow by ID, then IDs out of
 // range and repeats as they came. A solution of more than one list comes back as it is.
 Solution mis_ranked_order(const GraphInstance& instance, const Solution& set);
+// The compact_ranked style's MVC notes and order, likewise with max-degree greedy: after each
+// vertex, every vertex with edges still uncovered, most uncovered edges first (ties: smallest ID),
+// so that a cover ends on "()" and always writing a note's first vertex, after the vertex of most
+// edges, is max-degree greedy; the cover written in the order that greedy held to it takes it.
+EchoNotes mvc_ranked_notes(const GraphInstance& instance, const Solution& set);
+Solution mvc_ranked_order(const GraphInstance& instance, const Solution& set);
 // The compact_state style's MVC notes: after v, the vertices above v that a vertex skipped so far
 // (one up to v that the set leaves out) is adjacent to, so each must be written: "may the set
 // skip to w?" is "does the latest note list nothing below w?". A cover ends on "()" with no edge

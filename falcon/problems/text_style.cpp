@@ -147,6 +147,11 @@ TextStyle make_text_style(std::string_view name, int candidates, const std::stri
   return TextStyle{std::string(name), candidates};
 }
 
+bool writes_notes(const TextStyle& style) {
+  const std::optional<Notes> notes = notes_of(style.name);
+  return notes.has_value() && *notes != Notes::kNone;
+}
+
 std::string describe(const TextStyle& style) {
   if (style.candidates == 0) return style.name;
   return style.name + ", " + std::to_string(style.candidates) + " candidates";

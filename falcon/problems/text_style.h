@@ -20,7 +20,8 @@
 // choice is a look at the latest note, not a search of all the notes before it.
 // `compact_ranked` is compact_state with the note ranked by the problem's simple heuristic and the
 // solution written in that heuristic's order (Problem::ranked_notes, ranked_order; MIS: the free
-// vertices fewest free neighbours first, "#9 (#30#12#15)"), so "take the first" is the heuristic
+// vertices fewest free neighbours first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges,
+// most first), so "take the first" is the heuristic
 // and the model learns where to leave it.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
@@ -44,6 +45,8 @@ inline constexpr std::string_view kCompactIndexPrefix = "#";
 // Throws falcon::Error naming `where` when the name is unknown or candidates is out of range.
 TextStyle make_text_style(std::string_view name, int candidates, const std::string& where);
 std::string describe(const TextStyle& style);  // "paper", "compact", "compact, 4 candidates"
+// Whether the style's solution text writes a note after each index (compact_echo, _state, _ranked).
+bool writes_notes(const TextStyle& style);
 
 // `base` written in `style`: itself for paper; otherwise a process-lifetime adapter with the same
 // name, objective, feasibility and repair, whose prompt, text format and grammar follow the style.

@@ -82,6 +82,7 @@ MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std
       auto it = index.find(c);
       if (it != index.end()) return it->second;
       batch.sequences.push_back({items[g].prompt, *cands[c].tokens});
+      batch.item_of.push_back(g);
       return index[c] = static_cast<std::int64_t>(batch.sequences.size()) - 1;
     };
     const auto best = sequence_of(pairs->best);

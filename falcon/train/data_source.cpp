@@ -7,6 +7,7 @@
 #include "falcon/core/error.h"
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
+#include "falcon/decoding/computed_notes.h"
 #include "falcon/policy/prompt_text.h"
 #include "falcon/train/examples.h"
 
@@ -52,21 +53,42 @@ std::vector<std::string> existing_datasets(const DataSpec& data) {
   return paths;
 }
 
-Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, Rng& rng) {
-  const auto copy = example.problem->symmetric_copy(*example.instance, example.label, rng);
+namespace {
+
+Sequence tokenized(const problems::Problem& problem, const problems::Instance& instance,
+                   const problems::Solution& solution, const text::Tokenizer& tokenizer) {
   Sequence out;
   out.prompt = {tokenizer.bos_id()};
-  const auto body = tokenizer.encode(policy::prompt_text(*example.problem, *copy.instance));
+  const auto body = tokenizer.encode(policy::prompt_text(problem, instance));
   out.prompt.insert(out.prompt.end(), body.begin(), body.end());
-  out.solution = tokenizer.encode(example.problem->format(*copy.instance, copy.solution));
+  out.solution = tokenizer.encode(problem.format(instance, solution));
   out.solution.push_back(tokenizer.eos_id());
   return out;
 }
 
-Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream) {
-  if (!augment) return {example.prompt, example.solution};
-  Rng rng(stream);
-  return augmented_sequence(example, tokenizer, rng);
+}  // namespace
+
+std::vector<bool> note_token_flags(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                                   const text::Tokenizer& tokenizer, const std::vector<int>& solution) {
+  std::vector<std::string_view> bytes;
+  bytes.reserve(solution.size());
+  for (const int id : solution) bytes.emplace_back(tokenizer.token_bytes(id));
+  return decoding::note_tokens(problem, std::move(instance), bytes);
+}
+
+Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream,
+                      bool loss_on_notes) {
+  if (!augment && loss_on_notes) return {example.prompt, example.solution};
+  Sequence out{example.prompt, example.solution};
+  std::shared_ptr<const problems::Instance> instance = example.instance;
+  if (augment) {
+    Rng rng(stream);
+    auto copy = example.problem->symmetric_copy(*example.instance, example.label, rng);
+    out = tokenized(*example.problem, *copy.instance, copy.solution, tokenizer);
+    instance = std::move(copy.instance);
+  }
+  if (!loss_on_notes) out.decoder_written = note_token_flags(*example.problem, std::move(instance), tokenizer, out.solution);
+  return out;
 }
 
 void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer) {
@@ -113,16 +135,14 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
       ex.instance = labeled.instance;
       ex.label_objective = labeled.record.label.objective;
       ex.key = static_cast<std::uint64_t>(labeled.record.index);
-      ex.prompt = {tokenizer.bos_id()};
-      const auto body = tokenizer.encode(policy::prompt_text(*ex.problem, *ex.instance));
-      ex.prompt.insert(ex.prompt.end(), body.begin(), body.end());
-      if (static_cast<int>(ex.prompt.size()) > max_prompt_tokens) {
+      ex.label = labeled.record.label.solution;
+      auto tokens = tokenized(*ex.problem, *ex.instance, ex.label, tokenizer);
+      if (static_cast<int>(tokens.prompt.size()) > max_prompt_tokens) {
         ++set.skipped_too_long;
         continue;
       }
-      ex.label = labeled.record.label.solution;
-      ex.solution = tokenizer.encode(ex.problem->format(*ex.instance, ex.label));
-      ex.solution.push_back(tokenizer.eos_id());
+      ex.prompt = std::move(tokens.prompt);
+      ex.solution = std::move(tokens.solution);
       set.examples.push_back(std::move(ex));
     }
   }

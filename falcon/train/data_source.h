@@ -40,14 +40,17 @@ struct ExampleSet {
 };
 
 
-// The example through a random symmetry of its problem (Problem::symmetric_copy), tokenized as
-// load_examples does: SFT's data augmentation. Same objective, another text.
-Sequence augmented_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, Rng& rng);
-
 // What SFT trains on for one row of the data order: the example's own tokens, or with `augment`
-// its symmetric copy drawn from the stream `stream` (the trainer keys it by stage and row, so a
-// resumed or multi-rank run sees the same data).
-Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream);
+// its copy through a random symmetry of its problem (Problem::symmetric_copy: same objective,
+// another text) drawn from the stream `stream` (the trainer keys it by stage and row, so a
+// resumed or multi-rank run sees the same data). Without `loss_on_notes` the tokens of the echo
+// text's notes are marked decoder_written: the model is then decoded with computed notes.
+Sequence sft_sequence(const TrainExample& example, const text::Tokenizer& tokenizer, bool augment, std::uint64_t stream,
+                      bool loss_on_notes = true);
+
+// The flags of Sequence::decoder_written for a solution's tokens (a note text's, for this instance).
+std::vector<bool> note_token_flags(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                                   const text::Tokenizer& tokenizer, const std::vector<int>& solution);
 
 // Throws falcon::Error naming the problem when `data.augment` is set and one of the set's problems
 // has no symmetries: before training, not at its first step.

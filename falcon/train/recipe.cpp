@@ -76,6 +76,9 @@ StageSpec read_stage(Config& c, int index) {
           "must name at least one module with lora.rank > 0 (e.g. [q_proj, v_proj]), or set lora.rank: 0");
 
   if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.");
+  s.loss_on_notes = c.get_bool(base + "loss_on_notes", true);
+  require(s.loss_on_notes || !samples_policy(s.kind) || s.rollout.computed_notes, c, base + "loss_on_notes",
+          "can be false in a sampling stage only with rollout.computed_notes: true (else the model writes its notes)");
   if (s.kind == StageKind::kBopo || s.kind == StageKind::kDpo) {
     s.beta = c.get_double(base + "beta", 0.1);
     require(s.beta > 0, c, base + "beta", "must be positive");
@@ -172,6 +175,10 @@ Recipe read_recipe(Config& c) {
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");
   for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i));
+  for (int i = 0; i < n_stages; ++i)
+    require(r.stages[i].loss_on_notes || problems::writes_notes(r.text_style), c,
+            "stages[" + std::to_string(i) + "].loss_on_notes",
+            "can be false only with a text that writes notes (text.style: compact_echo, compact_state or compact_ranked)");
   require(r.start_stage >= 0 && r.start_stage < n_stages, c, "init.start_stage", "must name one of the stages (0-based)");
   require(r.init_from.empty() || !r.tokenizer.path.empty(), c, "tokenizer.path",
           "must name the tokenizer.model of the run init.checkpoint comes from (its token ids are in the weights)");
@@ -191,6 +198,11 @@ Recipe read_recipe(Config& c) {
   r.eval.samples = static_cast<int>(c.get_int("eval.samples", 8));
   r.eval.temperature = c.get_double("eval.temperature", 0.7);
   require(r.eval.samples >= 1, c, "eval.samples", "must be at least 1");
+  bool notes_untrained = false;
+  for (const auto& stage : r.stages) notes_untrained = notes_untrained || !stage.loss_on_notes;
+  r.eval.computed_notes = c.get_bool("eval.computed_notes", notes_untrained);
+  require(!r.eval.computed_notes || problems::writes_notes(r.text_style), c, "eval.computed_notes",
+          "needs a text that writes notes (text.style: compact_echo, compact_state or compact_ranked)");
 
   r.distributed.backend = c.get_string("distributed.backend", "auto");
   require(r.distributed.backend == "auto" || r.distributed.backend == "gloo" || r.distributed.backend == "nccl", c,

@@ -52,6 +52,10 @@ struct StageSpec {
   bool length_normalise = false;
   double sft_weight = 0.0;         // + sft_weight * NLL(y*) per token
   bool anchor_on_label = false;    // use the reference label as y* when it beats every sample
+  // Beyond the paper: false leaves the tokens of the echo text's notes out of the loss (SFT: the
+  // model is then decoded with computed notes, which write them; sampling stages: out of each
+  // sample's log-probability, as its rollouts were decoded with computed notes).
+  bool loss_on_notes = true;
   // GRPO / FOARL
   double kl_coef = 0.0;
 };
@@ -77,6 +81,8 @@ struct EvalSpec {
   int instances = 50;     // from data.eval_split; 0 = skip
   int samples = 8;        // best of N (repair on)
   double temperature = 0.7;
+  // The decoder writes the echo text's notes; by default on when a stage leaves them out of its loss.
+  bool computed_notes = false;
 };
 
 // How the ranks of a data-parallel run talk (the ranks themselves come from the environment or

@@ -47,6 +47,7 @@ MicroBatch prepare_grpo(const std::vector<policy::RolloutItem>& items, const std
     for (std::size_t k = 0; k < groups[g].size(); ++k) {
       if (groups[g][k].train_tokens.empty() || (a[k] == 0.0 && stage.kl_coef == 0.0)) continue;
       batch.sequences.push_back({item.prompt, groups[g][k].train_tokens});
+      batch.item_of.push_back(g);
       batch.advantages.push_back(a[k]);
       used = true;
     }
@@ -76,8 +77,10 @@ MicroBatch prepare_dpo(const std::vector<policy::RolloutItem>& items, const std:
     ++m.groups;
     batch.winner.push_back(static_cast<std::int64_t>(batch.sequences.size()));
     batch.sequences.push_back({items[g].prompt, groups[g][best].train_tokens});
+    batch.item_of.push_back(g);
     batch.loser.push_back(static_cast<std::int64_t>(batch.sequences.size()));
     batch.sequences.push_back({items[g].prompt, groups[g][worst].train_tokens});
+    batch.item_of.push_back(g);
   }
   m.pairs = m.groups;
   batch.count = static_cast<double>(m.pairs);
@@ -119,7 +122,7 @@ StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share) {
 MicroBatch prepare_sft(std::vector<Sequence> sequences) {
   MicroBatch batch;
   batch.metrics.groups = static_cast<std::int64_t>(sequences.size());
-  for (const auto& s : sequences) batch.count += static_cast<double>(s.solution.size());  // targets, EOS included
+  for (const auto& s : sequences) batch.count += static_cast<double>(s.trained_tokens());  // targets, EOS included
   batch.sequences = std::move(sequences);
   return batch;
 }

@@ -42,6 +42,7 @@ StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share);
 struct MicroBatch {
   StageKind kind = StageKind::kSft;
   std::vector<Sequence> sequences;          // each scored once
+  std::vector<std::size_t> item_of;         // sampling stages: the rollout item each sequence answers
   // BOPO and DPO: pair p prefers sequences[winner[p]] to sequences[loser[p]].
   std::vector<std::int64_t> winner, loser;
   std::vector<double> coefficients;         // BOPO: w_i / (K' - 1) of each pair

@@ -272,7 +272,8 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
       std::vector<Sequence> batch;
       for (auto j = rows.begin; j < rows.end; ++j)
         batch.push_back(sft_sequence(run.train_set.examples[order.at(first + j)], tokenizer, run.recipe.data.augment,
-                                     mix(mix(run.recipe.seed, s), static_cast<std::uint64_t>(first + j))));
+                                     mix(mix(run.recipe.seed, s), static_cast<std::uint64_t>(first + j)),
+                                     stage.loss_on_notes));
       out.push_back(prepare_sft(std::move(batch)));
       continue;
     }
@@ -291,6 +292,14 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     auto groups = policy::rollout(run.model, tokenizer, items, ro, masks);
     run.model->train();
     out.push_back(prepare_sampled(items, groups, stage));
+    if (!stage.loss_on_notes) {  // the decoder wrote the notes: each sample is scored on the model's choices
+      auto& batch = out.back();
+      for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
+        const auto& item = items.at(batch.item_of.at(i));
+        batch.sequences[i].decoder_written =
+            note_token_flags(*item.problem, item.instance, tokenizer, batch.sequences[i].solution);
+      }
+    }
   }
   return out;
 }
@@ -390,15 +399,17 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   return sr;
 }
 
-// The short held-out evaluation after a stage (best of eval.samples, grammar and repair).
+// The short held-out evaluation after a stage (best of eval.samples, grammar (and computed notes) and repair).
 PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
   PolicyEvalOptions eo;
   eo.samples = run.recipe.eval.samples;
   eo.greedy = run.recipe.eval.samples == 1;
   eo.temperature = run.recipe.eval.temperature;
   eo.seed = mix(run.recipe.seed, 9999);
-  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo, policy::make_mask_factory(*run.tokenizer, true),
-                           run.progress, run.share);
+  decoding::GrammarOptions mask_options;
+  mask_options.computed_notes = run.recipe.eval.computed_notes;
+  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo,
+                           policy::make_mask_factory(*run.tokenizer, true, mask_options), run.progress, run.share);
   if (run.main) run.metrics->write({{"stage", stage.name}, {"eval", eval_json(e)}});
   return e;
 }

@@ -102,6 +102,45 @@ TEST(ComputedNotes, RefusedWithoutNotesOrBesideTheSemanticMask) {
   EXPECT_THROW(make_grammar_state(echo("cvrp"), instance, Vocabulary::byte_level(), semantic), Error);
 }
 
+// The tokens a decoder with computed notes writes itself: those whose every byte is a note's.
+TEST(ComputedNotes, NoteTokensAreTheTokensMadeOfNoteBytesOnly) {
+  const auto& cvrp = echo("cvrp");
+  const auto instance = small_cvrp();
+  const std::vector<std::string_view> pieces = {"Routes: [[", "#1", " (5", " 5)", ", #", "4 (6", " 0)",
+                                                "]], Objective: 1.5", ""};
+  EXPECT_EQ(note_tokens(cvrp, instance, pieces),
+            (std::vector<bool>{false, false, true, true, false, false, true, false, false}));
+  // A text whose note is not the instance's is not this instance's echo text.
+  EXPECT_THROW(note_tokens(cvrp, instance, {"Routes: [[#1 (5 6)]]"}), Error);
+}
+
+// On whole texts split byte by byte: the bytes flagged are exactly the texts of the notes, in order.
+TEST(ComputedNotes, NoteBytesOfAWholeTextAreItsNotes) {
+  for (const std::string style : {"compact_echo", "compact_state", "compact_ranked"}) {
+    const std::string name = style == "compact_ranked" ? "mis" : "mvc";
+    const auto& problem = echo(name, style);
+    const auto instance = make_instance(name, 30, 5);
+    // A feasible set in the order the text writes it: MIS first-fit in ID order, MVC repair of an empty cover.
+    std::vector<int> first_fit;
+    for (int v = 0; name == "mis" && v < instance->size(); ++v) {
+      first_fit.push_back(v);
+      if (!problem.feasible(*instance, problems::Solution::flat(first_fit))) first_fit.pop_back();
+    }
+    const auto solution = problem.text_order(*instance, problem.repair(*instance, problems::Solution::flat(first_fit)));
+    const std::string text = problem.format(*instance, solution);
+    std::vector<std::string_view> bytes;
+    for (std::size_t i = 0; i < text.size(); ++i) bytes.push_back(std::string_view(text).substr(i, 1));
+    const auto flags = note_tokens(problem, instance, bytes);
+    std::string flagged, notes;
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (flags[i]) flagged += text[i];
+    for (const auto& list : problem.echo_notes(*instance, solution))
+      for (const auto& note : list) notes += problems::echo_note_text(note);
+    EXPECT_FALSE(notes.empty()) << style;
+    EXPECT_EQ(flagged, notes) << style << ": " << text;
+  }
+}
+
 // The body of a solution text: up to where its brackets close (the objective is the model's).
 std::string body(const std::string& text) {
   int depth = 0;

@@ -216,7 +216,7 @@ TEST(EchoNotes, MvcSetIsACoverExactlyWhenItSkipsNoNotedVertexAndNoTwoAdjacentOne
   EXPECT_LT(covers, 190);
 }
 
-TEST(EchoNotes, MisRankedTextIsGreedysOrderWithTheFreeVerticesFewestFreeNeighboursFirst) {
+TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   const auto path_and_lone = graph(4, {{0, 1}, {1, 2}});  // 0-1-2, and 3 alone
   const Problem& ranked = with_text_style(problem_by_name("mis"), make_text_style("compact_ranked", 0, "test"));
   // Greedy held to {0, 2, 3} takes 3 (no neighbour) first, then 0 and 2 (one free neighbour each,
@@ -229,6 +229,14 @@ TEST(EchoNotes, MisRankedTextIsGreedysOrderWithTheFreeVerticesFewestFreeNeighbou
   const ParseResult back = ranked.parse(ranked.format(*path_and_lone, Solution::flat({2, 0, 3})));
   ASSERT_TRUE(back.solution.has_value()) << back.error;
   EXPECT_EQ(*back.solution, Solution::flat({3, 0, 2}));
+  // MVC: the vertices with uncovered edges, most first; a cover ends on "()". On the path
+  // 0-1-2-3-4 greedy held to {3, 1} takes 1 (two uncovered edges, the smaller ID of a tie), which
+  // leaves 2-3 and 3-4: 3 has two, 2 and 4 one each.
+  const auto path = graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
+  const Problem& mvc_ranked = with_text_style(problem_by_name("mvc"), make_text_style("compact_ranked", 0, "test"));
+  EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({3, 1})), "Set: [#1 (#3#2#4), #3 ()], Objective: 2.00");
+  // Not a cover: every item stays; after 0 and 4 the edges 1-2 and 2-3 are still uncovered.
+  EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
   // Problems without a ranking say so by name.
   const Problem& cvrp_ranked = with_text_style(problem_by_name("cvrp"), make_text_style("compact_ranked", 0, "test"));
   auto cvrp = std::make_shared<cvrp::CvrpInstance>();

@@ -59,6 +59,31 @@ TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMinDegreeGreedy) {
   }
 }
 
+// Likewise for MVC: starting at a vertex of most edges and always writing the first vertex of
+// the latest note is max-degree greedy, and the note is "()" when the cover is complete.
+TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMaxDegreeGreedy) {
+  for (int seed = 0; seed < 30; ++seed) {
+    GenerateOptions options;
+    options.n = 30;
+    const auto instance = problems::mis_mvc::generate(options, seed, "mvc");
+    const Graph& g = instance->graph;
+    int first = 0;
+    for (int v = 1; v < g.n; ++v)
+      if (g.degree(v) > g.degree(first)) first = v;
+    std::vector<int> written = {first};
+    for (;;) {
+      const std::string note = problems::mis_mvc::mvc_ranked_notes(*instance, Solution::flat(written))[0].back();
+      if (note.empty()) break;
+      written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));
+    }
+    std::vector<int> ascending = written;
+    std::sort(ascending.begin(), ascending.end());
+    EXPECT_EQ(ascending, max_degree_vertex_cover(g)) << "seed " << seed;
+    EXPECT_EQ(problems::mis_mvc::mvc_ranked_order(*instance, Solution::flat(ascending)), Solution::flat(written))
+        << "seed " << seed;
+  }
+}
+
 TEST(GraphHeuristics, MinDegreeGreedyOnSmallGraphs) {
   // Star: the leaves (degree 1) come first, the centre never.
   const Graph star = Graph::from_edges(5, {{0, 1}, {0, 2}, {0, 3}, {0, 4}});

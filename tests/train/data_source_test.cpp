@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "falcon/core/error.h"
+#include "falcon/decoding/computed_notes.h"
 #include "falcon/text/tokenizer.h"
 
 namespace falcon::train {
@@ -85,6 +86,33 @@ TEST_F(DataSourceTest, AugmentedSequencesAreSymmetricCopiesKeyedByStream) {
   ASSERT_TRUE(parsed.solution.has_value()) << tokenizer.decode(text_ids);
   EXPECT_NEAR(*parsed.objective, ex.label_objective, 0.006);  // two decimals in the text
   EXPECT_NO_THROW(check_augmentable(set, tokenizer));
+}
+
+// Without loss_on_notes each token gets a flag: the note tokens of the text the sequence spells
+// (on the augmented copy, the copy's notes: the original instance's would refuse its text).
+TEST_F(DataSourceTest, SequencesLeavingNotesOutFlagTheNoteTokensOfTheirOwnText) {
+  DataSpec data;
+  data.configs = {std::string(FALCON_SOURCE_DIR) + "/configs/data/mis.yaml"};
+  data.overrides = {"output=" + (dir_ / "mis.h5").string(), "splits.train.count=2", "splits.val.count=1",
+                    "splits.test.count=1", "sizes={range: [12, 12]}"};
+  const auto paths = ensure_datasets(data, false);
+  const auto reader = data::DatasetReader::open(paths.front(), "mis");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const ExampleSet set = load_examples({reader}, "train", tokenizer, 4096, 0, {"compact_state", 0});
+  const TrainExample& ex = set.examples.front();
+  EXPECT_TRUE(sft_sequence(ex, tokenizer, false, 7).decoder_written.empty());
+  for (const bool augment : {false, true}) {
+    const Sequence s = sft_sequence(ex, tokenizer, augment, 7, /*loss_on_notes=*/false);
+    ASSERT_EQ(s.decoder_written.size(), s.solution.size()) << augment;
+    EXPECT_FALSE(s.decoder_written.back()) << "EOS is the model's";
+    EXPECT_GT(s.trained_tokens(), 0u);
+    EXPECT_LT(s.trained_tokens(), s.solution.size()) << "a state text has note tokens";
+  }
+  // The flags are those of note_tokens on the text's own bytes.
+  const Sequence plain = sft_sequence(ex, tokenizer, false, 7, false);
+  std::vector<std::string_view> bytes;
+  for (const int id : plain.solution) bytes.emplace_back(tokenizer.token_bytes(id));
+  EXPECT_EQ(plain.decoder_written, decoding::note_tokens(*ex.problem, ex.instance, bytes));
 }
 
 // The model's context bounds training as it bounds evaluation: an example longer than

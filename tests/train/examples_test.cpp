@@ -28,5 +28,18 @@ TEST(Collate, ShiftsTargetsAndMasksOnlySolutionTokens) {
   EXPECT_THROW(collate({}, 0), Error);
 }
 
+// Tokens the decoder writes (computed notes) are no targets of the loss, nor counted.
+TEST(Collate, DecoderWrittenTokensAreMaskedAndNotCounted) {
+  Sequence s{{2, 10}, {20, 21, 22, 3}};
+  s.decoder_written = {false, true, true, false};
+  EXPECT_EQ(s.trained_tokens(), 2u);
+  auto batch = collate({s}, /*pad_id=*/0);
+  std::vector<float> mask(batch.loss_mask.data_ptr<float>(), batch.loss_mask.data_ptr<float>() + batch.loss_mask.numel());
+  EXPECT_EQ(mask, (std::vector<float>{0, 1, 0, 0, 1}));  // targets 10 20 21 22 3
+  EXPECT_EQ(batch.solution_tokens, 2);
+  s.decoder_written = {true};
+  EXPECT_THROW(collate({s}, 0), Error);
+}
+
 }  // namespace
 }  // namespace falcon::train

@@ -84,6 +84,29 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
                "stages[0].lora.target_modules must name at least one module");
 }
 
+// loss_on_notes: false needs notes to leave out (in a sampling stage, notes the decoder wrote), and
+// then the stages' evaluation writes them.
+TEST(Recipe, LeavingNotesOutOfTheLossNeedsANoteTextAndTurnsOnComputedNotesInEvaluation) {
+  const std::string base = "output_dir: x\ndata: {config: c.yaml}\ntokenizer: {numbers: whole_ids, vocab_size: 2400}\n";
+  expect_error(base + "text: {style: compact}\nstages: [{type: sft, loss_on_notes: false}]",
+               "stages[0].loss_on_notes can be false only with a text that writes notes");
+  expect_error(base + "text: {style: compact}\nstages: [{type: sft}]\neval: {computed_notes: true}",
+               "eval.computed_notes needs a text that writes notes");
+  expect_error(base + "text: {style: compact_state}\nstages: [{type: bopo, steps: 2, loss_on_notes: false}]",
+               "stages[0].loss_on_notes can be false in a sampling stage only with rollout.computed_notes: true");
+  auto config = Config::from_string(base + "text: {style: compact_state}\nstages: [{type: sft, loss_on_notes: false}]",
+                                    "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_FALSE(recipe.stages[0].loss_on_notes);
+  EXPECT_TRUE(recipe.eval.computed_notes);
+  auto bopo = Config::from_string(base + "text: {style: compact_state}\nstages: [{type: bopo, steps: 2, "
+                                  "loss_on_notes: false, rollout: {computed_notes: true}}]", "<recipe>");
+  EXPECT_FALSE(read_recipe(bopo).stages[0].loss_on_notes);
+  auto plain = Config::from_string(base + "text: {style: compact_state}\nstages: [{type: sft}]", "<recipe>");
+  EXPECT_FALSE(read_recipe(plain).eval.computed_notes);
+}
+
 TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {
   auto config = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\n"
                                     "tokenizer: {numbers: whole}\ninit: {number_embedding: fourier}", "<recipe>");

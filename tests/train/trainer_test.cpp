@@ -92,6 +92,30 @@ TEST_F(TrainerTest, TrainsAndEvaluatesInTheCompactTextStyle) {
   EXPECT_NE(text.str().find("\"candidates\": 2"), std::string::npos) << text.str();
 }
 
+// A note text trained on the model's choices only: SFT and BOPO (rollouts with computed notes)
+// run and evaluate, and the loss is another mean than the one over every token.
+TEST_F(TrainerTest, TrainsAStateTextWithTheNotesLeftOutOfTheLoss) {
+  const std::vector<std::string> mis = {
+      "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact_state",
+      "data.config=" + std::string(FALCON_SOURCE_DIR) + "/configs/data/mis.yaml",
+      "data.overrides=[output=" + (dir_ / "mis.h5").string() +
+          ", splits.train.count=12, splits.val.count=1, splits.test.count=2, \"sizes={range: [8, 10]}\"]",
+      "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=true", "stages[1].rollout.repair=false"};
+  auto all_tokens = recipe("notes_in");
+  all_tokens.set_overrides(mis);
+  const auto in = run_training(all_tokens, options());
+  auto choices = recipe("notes_out");
+  auto overrides = mis;
+  overrides.insert(overrides.end(), {"stages[0].loss_on_notes=false", "stages[1].loss_on_notes=false", "eval.instances=2"});
+  choices.set_overrides(overrides);
+  const auto out = run_training(choices, options());
+  ASSERT_EQ(out.stages.size(), 2u);
+  EXPECT_EQ(out.stages[0].steps, 6);
+  EXPECT_EQ(out.stages[1].steps, 4);
+  EXPECT_EQ(out.stages[1].eval.instances, 2);
+  EXPECT_NE(out.stages[0].last_loss, in.stages[0].last_loss);
+}
+
 TEST_F(TrainerTest, CompactStyleNeedsWholeIdPieces) {
   auto config = recipe("compact_plain");
   config.set_overrides({"text.style=compact"});
