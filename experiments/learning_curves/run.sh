@@ -76,6 +76,8 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     mis_ranked_choices)  # from scratch, the loss on the model's choices only (the decoder writes the notes)
       echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024 stages[0].loss_on_notes=false" ;;
     mis_state_choices) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1024 stages[0].loss_on_notes=false" ;;
+    mvc_ranked)  # every vertex with uncovered edges, most first; the cover in max-degree greedy's order (about 1,100 solution tokens)
+      echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=2048" ;;
     mvc_state_choices) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280 stages[0].loss_on_notes=false" ;;
     mvc_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280" ;;  # the due vertices as the note (up to 1,124 tokens)
     cvrp_state) echo "text.style=compact_state model.max_position_embeddings=1024" ;;  # the capacity left; candidates' demands
@@ -83,7 +85,7 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 

@@ -235,6 +235,9 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   const auto path = graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
   const Problem& mvc_ranked = with_text_style(problem_by_name("mvc"), make_text_style("compact_ranked", 0, "test"));
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({3, 1})), "Set: [#1 (#3#2#4), #3 ()], Objective: 2.00");
+  const ParseResult cover = mvc_ranked.parse("Set: [#1 (#3#2#4), #3 ()], Objective: 2.00");
+  ASSERT_TRUE(cover.solution.has_value()) << cover.error;
+  EXPECT_EQ(*cover.solution, Solution::flat({1, 3}));
   // Not a cover: every item stays; after 0 and 4 the edges 1-2 and 2-3 are still uncovered.
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
   // Problems without a ranking say so by name.
