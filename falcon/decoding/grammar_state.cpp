@@ -64,12 +64,20 @@ void GrammarState::compute_tracked_mask() const {
     const int eos = automaton_->eos_id();
     if (row.test(eos)) words_[eos >> 6] |= 1ull << (eos & 63);  // the body's end was checked at its ']'
     Trackers trackers{semantic_, notes_};
-    walk(trackers, 0, state_);
+    note_only_.clear();
+    walk(trackers, 0, state_, 0, true);
+    // The decoder writes a note in its longest tokens, as the tokenizer spells a text: left a
+    // choice between "#1" + "7" and "#17", a model never trained on note tokens could pick a
+    // spelling it never read. Tokens that run past the note (")," ) stay the model's choice.
+    int longest = 0;
+    for (const auto& [token, length] : note_only_) longest = std::max(longest, length);
+    for (const auto& [token, length] : note_only_)
+      if (length == longest) words_[token >> 6] |= 1ull << (token & 63);
   }
   words_valid_ = true;
 }
 
-void GrammarState::walk(Trackers& trackers, std::uint32_t node, int dfa_state) const {
+void GrammarState::walk(Trackers& trackers, std::uint32_t node, int dfa_state, int depth, bool all_note) const {
   const VocabTrie& trie = automaton_->vocabulary().trie();
   const ByteDfa& dfa = automaton_->byte_dfa();
   const TokenMask row = automaton_->mask(state_);
@@ -77,14 +85,20 @@ void GrammarState::walk(Trackers& trackers, std::uint32_t node, int dfa_state) c
   for (std::uint32_t c = nd.first_child; c < nd.first_child + nd.num_children; ++c) {
     const std::int32_t next = dfa.step(dfa_state, trie.child_byte[c]);
     if (next < 0) continue;
+    const bool note_byte = all_note && notes_ && notes_->writes_note(trie.child_byte[c]);
     const Trackers::Mark mark = trackers.mark();
     if (!trackers.step(trie.child_byte[c])) continue;
     const VocabTrie::Node& child = trie.nodes[c];
     for (std::uint32_t k = 0; k < child.num_tokens; ++k) {
       const int token = trie.tokens[child.first_token + k];
-      if (row.test(token)) words_[token >> 6] |= 1ull << (token & 63);
+      if (!row.test(token)) continue;
+      if (note_byte) {
+        note_only_.emplace_back(token, depth + 1);
+      } else {
+        words_[token >> 6] |= 1ull << (token & 63);
+      }
     }
-    walk(trackers, c, next);
+    walk(trackers, c, next, depth + 1, note_byte);
     trackers.undo(mark);
   }
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "falcon/decoding/automaton_cache.h"
@@ -48,7 +49,7 @@ class GrammarState {
   struct Trackers;  // the trackers present, stepped as one tracker (grammar_state.cpp)
   bool tracking() const { return (semantic_ && !semantic_->done()) || (notes_ && !notes_->done()); }
   void compute_tracked_mask() const;
-  void walk(Trackers& trackers, std::uint32_t node, int dfa_state) const;
+  void walk(Trackers& trackers, std::uint32_t node, int dfa_state, int depth, bool all_note) const;
 
   std::shared_ptr<const TokenAutomaton> automaton_;
   int state_;
@@ -57,12 +58,14 @@ class GrammarState {
   mutable std::optional<SemanticTracker> semantic_;
   mutable std::optional<ComputedNotes> notes_;
   mutable std::vector<std::uint64_t> words_;  // the tracked mask of state_, when words_valid_
+  mutable std::vector<std::pair<int, int>> note_only_;  // during a walk: (token, bytes) of the tokens made of note bytes only
   mutable bool words_valid_ = false;
 };
 
 struct GrammarOptions {
   bool semantic = false;     // AND the semantic mask (semantic.h); an ablation switch, off by default
-  bool computed_notes = false;  // the decoder writes an echo text's notes (computed_notes.h); off by default
+  // The decoder writes an echo text's notes (computed_notes.h), in its longest tokens; off by default.
+  bool computed_notes = false;
   std::string grammar_file;  // a .bnf file to use instead of the built-in grammars/<problem>.bnf
 };
 
