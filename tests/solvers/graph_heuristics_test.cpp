@@ -33,6 +33,18 @@ TEST(GraphHeuristics, RegisteredForBothProblems) {
   EXPECT_EQ(solver_by_name("mvc", "greedy").method, "greedy");
 }
 
+// A model that starts at `first` and then always writes the first vertex of the latest ranked
+// note, until a note is empty.
+template <class RankedNotes>
+std::vector<int> first_of_each_note(const GraphInstance& instance, int first, RankedNotes ranked_notes) {
+  std::vector<int> written = {first};
+  for (;;) {
+    const std::string note = ranked_notes(instance, Solution::flat(written))[0].back();
+    if (note.empty()) return written;
+    written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));  // "#12#3..." -> 12
+  }
+}
+
 // The compact_ranked text's promise: a model that starts at a vertex of least degree and then
 // always writes the first vertex of the latest note is min-degree greedy.
 TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMinDegreeGreedy) {
@@ -44,12 +56,7 @@ TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMinDegreeGreedy) {
     int first = 0;
     for (int v = 1; v < g.n; ++v)
       if (g.degree(v) < g.degree(first)) first = v;
-    std::vector<int> written = {first};
-    for (;;) {
-      const std::string note = problems::mis_mvc::mis_ranked_notes(*instance, Solution::flat(written))[0].back();
-      if (note.empty()) break;
-      written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));  // "#12#3..." -> 12
-    }
+    const auto written = first_of_each_note(*instance, first, problems::mis_mvc::mis_ranked_notes);
     std::vector<int> ascending = written;
     std::sort(ascending.begin(), ascending.end());
     EXPECT_EQ(ascending, min_degree_independent_set(g)) << "seed " << seed;
@@ -70,12 +77,7 @@ TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMaxDegreeGreedy) {
     int first = 0;
     for (int v = 1; v < g.n; ++v)
       if (g.degree(v) > g.degree(first)) first = v;
-    std::vector<int> written = {first};
-    for (;;) {
-      const std::string note = problems::mis_mvc::mvc_ranked_notes(*instance, Solution::flat(written))[0].back();
-      if (note.empty()) break;
-      written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));
-    }
+    const auto written = first_of_each_note(*instance, first, problems::mis_mvc::mvc_ranked_notes);
     std::vector<int> ascending = written;
     std::sort(ascending.begin(), ascending.end());
     EXPECT_EQ(ascending, max_degree_vertex_cover(g)) << "seed " << seed;
