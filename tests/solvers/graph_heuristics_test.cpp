@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/solvers/solver.h"
@@ -33,57 +35,44 @@ TEST(GraphHeuristics, RegisteredForBothProblems) {
   EXPECT_EQ(solver_by_name("mvc", "greedy").method, "greedy");
 }
 
-// A model that starts at `first` and then always writes the first vertex of the latest ranked
-// note, until a note is empty.
-template <class RankedNotes>
-std::vector<int> first_of_each_note(const GraphInstance& instance, int first, RankedNotes ranked_notes) {
-  std::vector<int> written = {first};
-  for (;;) {
-    const std::string note = ranked_notes(instance, Solution::flat(written))[0].back();
-    if (note.empty()) return written;
-    written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));  // "#12#3..." -> 12
+// The compact_ranked text's promise, on 30 graphs of `problem`: a model that starts at the vertex
+// the greedy takes first and then always writes the first vertex of the latest note, until a note
+// is empty, is that greedy; and the greedy's own set, in the ranked text's order, is the order the
+// greedy took it in.
+template <class RankedNotes, class RankedOrder, class Greedy, class TakenBefore>
+void check_first_of_each_note_is_greedy(const std::string& problem, RankedNotes ranked_notes, RankedOrder ranked_order,
+                                        Greedy greedy, TakenBefore taken_before) {
+  for (int seed = 0; seed < 30; ++seed) {
+    GenerateOptions options;
+    options.n = 30;
+    const auto instance = problems::mis_mvc::generate(options, seed, problem);
+    const Graph& g = instance->graph;
+    int first = 0;
+    for (int v = 1; v < g.n; ++v)
+      if (taken_before(g.degree(v), g.degree(first))) first = v;
+    std::vector<int> written = {first};
+    for (;;) {
+      const std::string note = ranked_notes(*instance, Solution::flat(written))[0].back();
+      if (note.empty()) break;
+      written.push_back(std::stoi(note.substr(1, note.find('#', 1) - 1)));  // "#12#3..." -> 12
+    }
+    std::vector<int> ascending = written;
+    std::sort(ascending.begin(), ascending.end());
+    EXPECT_EQ(ascending, greedy(g)) << problem << " seed " << seed;
+    EXPECT_EQ(ranked_order(*instance, Solution::flat(ascending)), Solution::flat(written)) << problem << " seed " << seed;
   }
 }
 
-// The compact_ranked text's promise: a model that starts at a vertex of least degree and then
-// always writes the first vertex of the latest note is min-degree greedy.
+// MIS: min-degree greedy, starting at a vertex of least degree.
 TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMinDegreeGreedy) {
-  for (int seed = 0; seed < 30; ++seed) {
-    GenerateOptions options;
-    options.n = 30;
-    const auto instance = problems::mis_mvc::generate(options, seed, "mis");
-    const Graph& g = instance->graph;
-    int first = 0;
-    for (int v = 1; v < g.n; ++v)
-      if (g.degree(v) < g.degree(first)) first = v;
-    const auto written = first_of_each_note(*instance, first, problems::mis_mvc::mis_ranked_notes);
-    std::vector<int> ascending = written;
-    std::sort(ascending.begin(), ascending.end());
-    EXPECT_EQ(ascending, min_degree_independent_set(g)) << "seed " << seed;
-    // The label of greedy's own set, in the ranked text's order, is the order greedy took it in.
-    EXPECT_EQ(problems::mis_mvc::mis_ranked_order(*instance, Solution::flat(ascending)), Solution::flat(written))
-        << "seed " << seed;
-  }
+  check_first_of_each_note_is_greedy("mis", problems::mis_mvc::mis_ranked_notes, problems::mis_mvc::mis_ranked_order,
+                                     min_degree_independent_set, std::less<int>());
 }
 
-// Likewise for MVC: starting at a vertex of most edges and always writing the first vertex of
-// the latest note is max-degree greedy, and the note is "()" when the cover is complete.
+// MVC: max-degree greedy, starting at a vertex of most edges; the note is "()" when the cover is complete.
 TEST(GraphHeuristics, TakingTheFirstOfEachRankedNoteIsMaxDegreeGreedy) {
-  for (int seed = 0; seed < 30; ++seed) {
-    GenerateOptions options;
-    options.n = 30;
-    const auto instance = problems::mis_mvc::generate(options, seed, "mvc");
-    const Graph& g = instance->graph;
-    int first = 0;
-    for (int v = 1; v < g.n; ++v)
-      if (g.degree(v) > g.degree(first)) first = v;
-    const auto written = first_of_each_note(*instance, first, problems::mis_mvc::mvc_ranked_notes);
-    std::vector<int> ascending = written;
-    std::sort(ascending.begin(), ascending.end());
-    EXPECT_EQ(ascending, max_degree_vertex_cover(g)) << "seed " << seed;
-    EXPECT_EQ(problems::mis_mvc::mvc_ranked_order(*instance, Solution::flat(ascending)), Solution::flat(written))
-        << "seed " << seed;
-  }
+  check_first_of_each_note_is_greedy("mvc", problems::mis_mvc::mvc_ranked_notes, problems::mis_mvc::mvc_ranked_order,
+                                     max_degree_vertex_cover, std::greater<int>());
 }
 
 TEST(GraphHeuristics, MinDegreeGreedyOnSmallGraphs) {
