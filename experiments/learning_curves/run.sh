@@ -4,7 +4,7 @@
 # variant trains sft_tsp20.yaml (one thread, checkpoints every 250 steps) on its problem's
 # dataset for MINUTES of wall time, two variants at a time; then every EVAL_EVERY-th checkpoint
 # is decoded greedily on the held-out instances (grammar on, repair off and on, beside the
-# problem's simple heuristic; a *_state or *_ranked variant with the notes computed,
+# problem's simple heuristic; a variant of text style compact_state or compact_ranked with the notes computed,
 # eval_state.yaml), and curves.py writes tables.md and curves.png.
 #   experiments/learning_curves/run.sh                        # paper, compact_k0, compact_k4
 #   MINUTES=60 experiments/learning_curves/run.sh compact_k4  # one variant, longer
@@ -82,10 +82,11 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     mvc_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280" ;;  # the due vertices as the note (up to 1,124 tokens)
     cvrp_state) echo "text.style=compact_state model.max_position_embeddings=1024" ;;  # the capacity left; candidates' demands
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
+    pfsp_ranked) echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024" ;;  # the jobs left, lowest makespan bound first
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_ranked, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 
@@ -112,8 +113,11 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 
-eval_config_of() {  # variant -> its evaluation rows: a compact_state model is decoded with the notes computed
-  case $1 in *_state | *_ranked) echo $here/eval_state.yaml ;; *) echo $here/eval_checkpoint.yaml ;; esac
+eval_config_of() {  # variant -> its evaluation rows: a compact_state or compact_ranked model is decoded with the notes computed
+  case " $(overrides "$1") " in
+    *" text.style=compact_state "* | *" text.style=compact_ranked "*) echo $here/eval_state.yaml ;;
+    *) echo $here/eval_checkpoint.yaml ;;
+  esac
 }
 
 evaluate() {  # variant: greedy decoding of every eval_every-th checkpoint not yet evaluated

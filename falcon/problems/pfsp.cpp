@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
@@ -279,6 +280,61 @@ Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& o
   return best;
 }
 
+namespace {
+
+// A job's place in a ranked note: (bound, idle time, ID), smallest first.
+using RankKey = std::tuple<long long, long long, int>;
+
+// The key of appending `job` to a partial schedule whose machines are free at `ready`, with the
+// jobs marked in `placed` (and `job`) already scheduled.
+RankKey rank_key(const PfspInstance& instance, const std::vector<long long>& ready, const std::vector<char>& placed,
+                 int job) {
+  const int m = instance.machines;
+  std::vector<long long> done(m);
+  long long idle = 0;
+  for (int k = 0; k < m; ++k) {
+    const long long start = k ? std::max(ready[k], done[k - 1]) : ready[0];
+    idle += start - ready[k];
+    done[k] = start + instance.p(job, k);
+  }
+  std::vector<long long> load(m, 0), least_after(m, -1);  // over the jobs still to come after `job`
+  for (int i = 0; i < instance.jobs; ++i) {
+    if (placed[i] || i == job) continue;
+    long long after = 0;  // time i needs on the machines after k
+    for (int k = m - 1; k >= 0; --k) {
+      load[k] += instance.p(i, k);
+      if (least_after[k] < 0 || after < least_after[k]) least_after[k] = after;
+      after += instance.p(i, k);
+    }
+  }
+  long long bound = 0;
+  for (int k = 0; k < m; ++k) bound = std::max(bound, done[k] + load[k] + std::max(least_after[k], 0LL));
+  return {bound, idle, job};
+}
+
+}  // namespace
+
+EchoNotes ranked_notes(const PfspInstance& instance, const Solution& order) {
+  std::vector<long long> ready(instance.machines, 0);  // when each machine is free
+  std::vector<char> placed(instance.jobs, 0);
+  std::vector<std::string> notes;
+  for (int job : order.items()) {
+    if (job >= 0 && job < instance.jobs && !placed[job]) {
+      long long prev = 0;
+      for (int k = 0; k < instance.machines; ++k) prev = ready[k] = std::max(prev, ready[k]) + instance.p(job, k);
+      placed[job] = 1;
+    }
+    std::vector<RankKey> keyed;
+    for (int j = 0; j < instance.jobs; ++j)
+      if (!placed[j]) keyed.push_back(rank_key(instance, ready, placed, j));
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<int> ids;
+    for (const RankKey& key : keyed) ids.push_back(std::get<2>(key) + 1);
+    notes.push_back(id_list_text(ids));
+  }
+  return {notes};
+}
+
 double violation(const PfspInstance& instance, const Solution& solution) {
   const Deduplicated d = deduplicate(solution.items(), 0, instance.jobs - 1);
   const int missing = instance.jobs - static_cast<int>(d.kept.size());
@@ -340,6 +396,11 @@ class PfspProblem final : public Problem {
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_pfsp_constraint(std::move(instance));
   }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return pfsp::ranked_notes(cast(instance), solution);
+  }
+  // The order is the solution: a ranked text keeps it.
+  Solution ranked_order(const Instance&, const Solution& solution) const override { return solution; }
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     const PfspInstance& f = cast(instance);
     GanttChart chart;

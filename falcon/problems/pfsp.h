@@ -69,6 +69,14 @@ struct Insertion {
 // only), earliest on ties. Taillard's heads/tails acceleration: O(|order| m) for all positions.
 Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& order, int job);
 
+// The compact_ranked style's notes: after each job, the jobs not yet placed (IDs 1-based, as the
+// text), the one after which the final makespan can be smallest first. The key of job j is a
+// lower bound on the makespan of any order that starts with the jobs so far and then j: over
+// machines k, the time k is free after j, plus the load still to come on k, plus the least time
+// any later job needs after k. Ties: less idle time on the machines when j is appended, then the
+// smaller ID. IDs out of range and repeats place nothing.
+EchoNotes ranked_notes(const PfspInstance& instance, const Solution& order);
+
 bool feasible(const PfspInstance& instance, const Solution& solution);
 // invalid ids + duplicates + missing jobs (+1 when the solution is not exactly one list).
 double violation(const PfspInstance& instance, const Solution& solution);

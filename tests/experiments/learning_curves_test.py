@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """experiments/learning_curves/curves.py: training wall time from a metrics log (a pause of a
 stopped and resumed run is not counted), and tables.md / curves.png from fake runs;
-echo_errors.py: which rule a compact_echo MIS answer breaks first.
+echo_errors.py: which rule a compact_echo MIS answer breaks first; ranked_choices.py: where a
+ranked answer's choices fall in its notes; pfsp_order_features.py: the features and the ranks of
+a label's next job; run.sh: which evaluation rows each variant gets.
 
   python3 tests/experiments/learning_curves_test.py       # what ctest runs (no C++ build needed)
 The picture needs matplotlib (skipped without it).
@@ -104,6 +106,59 @@ class PfspOrderFeatures(unittest.TestCase):
         self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2, 3], [10, 20, 30, 40]), 1.0)
         self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2, 3], [4, 3, 2, 1]), -1.0)
         self.assertAlmostEqual(pfsp_order_features.spearman([0, 1, 2], [5, 5, 9]), 0.8660254, places=6)  # ties: ranks 0.5, 0.5, 2
+
+
+class PfspNextJobRanks(unittest.TestCase):
+    def test_the_label_s_next_job_is_ranked_by_what_appending_it_does(self):
+        import numpy
+        import pfsp_order_features
+        times = numpy.array([[1, 9], [5, 1], [2, 2]])  # jobs x machines
+        keys, ready = pfsp_order_features.append_keys(times, numpy.zeros(2), 0)
+        self.assertEqual(list(ready), [1, 10])
+        self.assertEqual(keys["idle time it adds"], 1)  # machine 2 waits for job 0's first machine
+        keys, ready = pfsp_order_features.append_keys(times, ready, 1)
+        self.assertEqual(list(ready), [6, 11])
+        self.assertEqual(keys["idle time it adds"], 0)
+        # After job 0 (machines free at 1 and 10), job 2 ends at 12 and job 1 at 11: job 1 first.
+        ranks = pfsp_order_features.next_job_ranks(times, [0, 2, 1])
+        self.assertEqual(ranks["makespan after appending"], [1, 0])  # one rank per step after the first
+        self.assertEqual(pfsp_order_features.next_job_ranks(times, [0, 1, 2])["makespan after appending"], [0, 0])
+        # Appending job 1 after job 0 frees the machines at 6 and 11; job 2 (2 on each) is left:
+        # machine 1 is busy to 6 + 2, then job 2 needs 2 more on machine 2; machine 2 to 11 + 2.
+        self.assertEqual(pfsp_order_features.lower_bound_after(times, numpy.array([6, 11]), {1, 2}, 1), 13)
+        self.assertEqual(pfsp_order_features.lower_bound_after(times, numpy.array([6, 11]), {1}, 1), 11)
+        self.assertEqual(ranks["lower bound after appending"], [1, 0])  # both end at 13: the smaller ID first
+
+
+class RankedChoices(unittest.TestCase):
+    def test_each_choice_is_placed_by_its_rank_in_the_note_before_it(self):
+        import collections
+        import ranked_choices
+        counts = collections.Counter()
+        self.assertEqual(ranked_choices.choice_ranks("Set: [#4 (#1#2#3), #2 (#1), #1 ()]", counts), ("", False))
+        self.assertEqual(counts, {"second": 1, "first": 1})
+        counts.clear()  # a repeat, then another vertex outside the note; the last note not empty
+        self.assertEqual(ranked_choices.choice_ranks("Set: [#4 (#1#2), #4 (#1), #3 (#1)]", counts), ("a repeat", True))
+        self.assertEqual(counts, {"outside": 2})
+        self.assertEqual(ranked_choices.choice_ranks("Set: [#4 (#1), #0 ()]", counts), ("another vertex", False))
+        self.assertEqual(ranked_choices.choice_ranks("", counts), ("", False))
+
+
+class RunShEvaluationRows(unittest.TestCase):
+    def test_every_variant_with_state_or_ranked_notes_is_decoded_with_the_notes_computed(self):
+        import re
+        import subprocess
+        script = os.path.join(CURVES, "run.sh")
+        text = open(script).read()
+        variants = re.search(r"unknown variant '\$1' \(([^)]*)\)", text).group(1).split(", ")
+        functions = "".join(re.findall(r"(?ms)^(?:overrides|eval_config_of)\(\) \{.*?^\}\n", text))
+        calls = "".join(f'echo "{v} $(overrides {v}) -> $(eval_config_of {v})"\n' for v in variants)
+        out = subprocess.run(["bash", "-c", "here=H\n" + functions + calls], capture_output=True, text=True, check=True).stdout
+        self.assertEqual(len(out.splitlines()), len(variants))
+        for line in out.splitlines():
+            with_notes = "text.style=compact_state" in line or "text.style=compact_ranked" in line
+            self.assertEqual(line.endswith("H/eval_state.yaml"), with_notes, line)
+        self.assertIn("mis_ranked_scratch", variants)  # named otherwise than *_ranked: chosen by its style
 
 
 class TrainingClock(unittest.TestCase):
