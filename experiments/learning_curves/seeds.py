@@ -2,7 +2,8 @@
 """Two seeds of one recipe from curves.py's tables: seeds.md (side by side at equal steps) and
 seeds.png (raw validity and greedy gap against the step).
 
-usage: seeds.py [--out DIR] NAME=TABLES.md:SECTION[,SECTION...] NAME=...
+usage: seeds.py [--out DIR] [--what TEXT] NAME=TABLES.md:SECTION[,SECTION...] NAME=...
+  (TEXT: the recipe and its held-out decoding, for the heading; default the TSP-20 curves')
 
 Each argument names a seed and the tables.md sections (runs) that make its curve, in order, e.g.
   seeds.py "seed 1=tables.md:compact_k4,compact_k4_cooldown" "seed 2=tables_seed2.md:compact_k4_seed2,compact_k4_seed2_cooldown"
@@ -52,10 +53,15 @@ def curve(spec, base_dir):
 
 def main():
     out, args = out_dir_and_args(sys.argv[1:], __doc__)
+    what = "TSP-20 (greedy, grammar on, repair off; 200 held-out instances)"
+    if args[:1] == ["--what"]:
+        if len(args) < 4:
+            sys.exit(__doc__)
+        what, args = args[1], args[2:]
     curves = [curve(a, os.path.dirname(os.path.abspath(__file__))) for a in args]
     steps = sorted(set().union(*(rows.keys() for _, rows in curves)))
     header = "| step | " + " | ".join(f"{n}: minutes | {n}: valid % | {n}: gap % (valid)" for n, _ in curves) + " |"
-    lines = ["# Seeds of one recipe, TSP-20 (greedy, grammar on, repair off; 200 held-out instances)", "",
+    lines = ["# Seeds of one recipe, " + what, "",
              "Made by `seeds.py " + " ".join(f'"{a}"' for a in args) + "`.", "", header,
              "|---:|" + "---:|" * (3 * len(curves))]
     for step in steps:
@@ -72,8 +78,8 @@ def main():
         s = sorted(rows)
         axes[0].plot(s, [rows[k][2] for k in s], marker="o", ms=3, label=name)
         axes[1].plot(s, [rows[k][3] for k in s], marker="o", ms=3, label=name)
-    axes[0].set(title="valid tours (greedy, no repair)", xlabel="SFT step (32 sequences each)", ylabel="%", ylim=(0, 101))
-    axes[1].set(title="gap of the valid tours", xlabel="SFT step (32 sequences each)", ylabel="%", yscale="log")
+    axes[0].set(title="valid solutions (greedy, no repair)", xlabel="SFT step (32 sequences each)", ylabel="%", ylim=(0, 101))
+    axes[1].set(title="gap of the valid solutions", xlabel="SFT step (32 sequences each)", ylabel="%", yscale="log")
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)

@@ -48,6 +48,10 @@ class Seeds(unittest.TestCase):
             self.assertIn("| 500 | 12.3 | 72.0 | 132.6 | 9.0 | 80.0 | 30.2 |", text)
             self.assertIn("| 750 | 18.0 | 99.0 | 11.5 | - | - | - |", text)  # the cooldown continues seed 1
             self.assertTrue(os.path.getsize(os.path.join(d, "seeds.png")) > 1000)
+            subprocess.run([sys.executable, SCRIPT, "--out", d, "--what", "MIS ER-50", "s1=" + os.path.join(d, "a.md") + ":run",
+                            "s2=" + os.path.join(d, "b.md") + ":other"], check=True, capture_output=True)
+            with open(os.path.join(d, "seeds.md")) as f:
+                self.assertEqual(f.readline(), "# Seeds of one recipe, MIS ER-50\n")
 
     def test_a_missing_section_is_named(self):
         with tempfile.TemporaryDirectory() as d:
