@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "falcon/core/rng.h"
@@ -243,15 +244,16 @@ TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
 namespace falcon::decoding {
 namespace {
 
-// The compact_echo grammars: every text the formatter writes for a solver's solution is a
-// sentence, every sentence the grammar generates is read by the strict parser (and the lenient
-// one reads the same indices: a note's IDs and numbers are not indices), and a missing or
-// malformed note is rejected.
+// The grammars of the styles with notes (compact_echo; PFSP writes only compact_ranked's): every
+// text the formatter writes for a solver's solution is a sentence, every sentence the grammar
+// generates is read by the strict parser (and the lenient one reads the same indices: a note's
+// IDs and numbers are not indices), and a missing or malformed note is rejected.
 TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   Rng rng(8);
-  for (const std::string problem : {"mis", "mvc", "cvrp"}) {
+  for (const auto& [problem, style] : std::vector<std::pair<std::string, std::string>>{
+           {"mis", "compact_echo"}, {"mvc", "compact_echo"}, {"cvrp", "compact_echo"}, {"pfsp", "compact_ranked"}}) {
     const problems::Problem& p =
-        problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style("compact_echo", 0, "test"));
+        problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style(style, 0, "test"));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const auto instance = testing::make_instance(problem, 12, seed);
       const problems::GrammarSpec spec = p.grammar(*instance);
@@ -277,6 +279,10 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (24), #7 (7 17)]], Objective: 6.02"));  // the demand missing
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (), #7 (7 17)]], Objective: 6.02"));
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (#4)]], Objective: 6.02"));
+  const auto order = ByteDfa::compile(builtin_grammar("pfsp_echo"), {1, 3});
+  EXPECT_TRUE(order.accepts("Order: [#1 (#3#2), #3 (#2), #2 ()], Objective: 16.00"));
+  EXPECT_FALSE(order.accepts("Order: [#1 (#3#2), #3, #2 ()], Objective: 16.00"));  // a note missing
+  EXPECT_FALSE(order.accepts("Order: [#1 (#4), #3 (), #2 ()], Objective: 16.00"));
 }
 
 }  // namespace

@@ -128,6 +128,10 @@ class PfspNextJobRanks(unittest.TestCase):
         self.assertEqual(pfsp_order_features.lower_bound_after(times, numpy.array([6, 11]), {1, 2}, 1), 13)
         self.assertEqual(pfsp_order_features.lower_bound_after(times, numpy.array([6, 11]), {1}, 1), 11)
         self.assertEqual(ranks["lower bound after appending"], [1, 0])  # both end at 13: the smaller ID first
+        self.assertEqual(pfsp_order_features.first_of_note_order(times, 0), [0, 1, 2])
+        self.assertEqual(pfsp_order_features.makespan(times, [0, 1, 2]), 13)
+        wide = numpy.array([[1, 9], [9, 1], [5, 5]])  # after job 0 the note puts job 2 first (bound 16 against 20)
+        self.assertEqual(pfsp_order_features.first_of_note_order(wide, 0), [0, 2, 1])
 
 
 class RankedChoices(unittest.TestCase):
