@@ -82,11 +82,14 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
     mvc_state) echo "text.style=compact_state text.candidates=0 model.max_position_embeddings=1280" ;;  # the due vertices as the note (up to 1,124 tokens)
     cvrp_state) echo "text.style=compact_state model.max_position_embeddings=1024" ;;  # the capacity left; candidates' demands
     cvrp_echo) echo "text.style=compact_echo" ;;  # the capacity left after each customer
+    cvrp_ranked)  # the customers that fit, nearest first; "#0" and the customers left nearest the depot when none fits
+      echo "text.style=compact_ranked model.max_position_embeddings=1024" ;;
+    op_ranked) echo "text.style=compact_ranked model.max_position_embeddings=1024" ;;  # the nodes that fit, best prize per added length first
     pfsp_ranked) echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024" ;;  # the jobs left, lowest makespan bound first
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_ranked, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, op_ranked, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_ranked, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_ranked, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 

@@ -172,6 +172,64 @@ EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes) {
   return notes;
 }
 
+namespace {
+
+// `candidates` by their distance from `from`, nearest first, ties to the smaller ID.
+std::vector<int> nearest_first(const RoutingGeometry& g, int from, std::vector<int> candidates) {
+  std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return g.d(from, a) < g.d(from, b); });
+  return candidates;
+}
+
+}  // namespace
+
+EchoNotes ranked_notes(const CvrpInstance& instance, const Solution& routes) {
+  std::vector<char> visited(instance.size(), 0);
+  EchoNotes notes;
+  for (const auto& route : routes.lists) {
+    long long left = instance.capacity;  // long long: a model's route may be any length
+    int at = 0;                          // the depot
+    notes.emplace_back();
+    for (int v : route) {
+      if (is_customer(instance, v)) {
+        if (!visited[v]) left -= instance.demands[v];
+        visited[v] = 1;
+        at = v;
+      }
+      std::vector<int> fits, unvisited;  // ascending IDs
+      for (int u = 1; u < instance.size(); ++u) {
+        if (visited[u]) continue;
+        unvisited.push_back(u);
+        if (instance.demands[u] <= left) fits.push_back(u);
+      }
+      const RoutingGeometry& g = instance.geometry;
+      if (!fits.empty())
+        notes.back().push_back(id_list_text(nearest_first(g, at, fits)));
+      else if (!unvisited.empty())
+        notes.back().push_back("#0" + id_list_text(nearest_first(g, 0, unvisited)));
+      else
+        notes.back().push_back("");
+    }
+  }
+  return notes;
+}
+
+Solution ranked_order(const CvrpInstance& instance, const Solution& routes) {
+  const RoutingGeometry& g = instance.geometry;
+  // A route's distance from the depot: its first customer's; routes that start off the map last.
+  auto from_depot = [&](const std::vector<int>& route) {
+    return !route.empty() && is_customer(instance, route.front()) ? g.d(0, route.front())
+                                                                  : std::numeric_limits<double>::infinity();
+  };
+  Solution out = routes;
+  for (auto& route : out.lists) {
+    std::vector<int> reversed(route.rbegin(), route.rend());
+    if (from_depot(reversed) < from_depot(route)) route = std::move(reversed);
+  }
+  std::stable_sort(out.lists.begin(), out.lists.end(),
+                   [&](const std::vector<int>& a, const std::vector<int>& b) { return from_depot(a) < from_depot(b); });
+  return out;
+}
+
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng) {
   const int symmetry = rng.uniform_int(0, 7);
   const std::vector<int> relabel = random_relabelling(instance.size(), {0}, rng);  // the depot stays 0
@@ -325,6 +383,13 @@ class CvrpProblem final : public Problem {
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
     return cvrp::echo_notes(cast(instance), solution);
   }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return cvrp::ranked_notes(cast(instance), solution);
+  }
+  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
+    return cvrp::ranked_order(cast(instance), solution);
+  }
+  std::string ranked_grammar_name() const override { return "cvrp_ranked"; }
   double objective(const Instance& instance, const Solution& solution) const override {
     return total_length(cast(instance), solution);
   }

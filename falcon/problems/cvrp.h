@@ -53,6 +53,16 @@ SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& route
 // The compact_echo style's notes (Problem::echo_notes): after each customer, its demand and the
 // capacity its route has left ("6 24"), never below 0; ids out of range take nothing ("0 24").
 EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes);
+// The compact_ranked style's notes (Problem::ranked_notes): after each customer, the customers
+// not yet visited whose demand fits the capacity its route has left, nearest first ("#4#9"). When
+// none fits but some are left, the route must end: "#0" and then the customers left, nearest the
+// depot first ("#0#7#2"), the next route's candidates. When none is left, "". Ties go to the
+// smaller ID. Ids out of range move nothing; a customer visited again moves the vehicle but
+// loads nothing.
+EchoNotes ranked_notes(const CvrpInstance& instance, const Solution& routes);
+// The compact_ranked style's order: each route runs from its end nearer the depot, and the routes
+// go by that first customer's distance from the depot, nearest first (nearest neighbour's start).
+Solution ranked_order(const CvrpInstance& instance, const Solution& routes);
 
 // Sum of depot -> route -> depot lengths; ids outside [0, n) are skipped.
 double total_length(const CvrpInstance& instance, const Solution& solution);

@@ -212,6 +212,75 @@ EchoNotes echo_notes(const OpInstance& instance, const Solution& route) {
   return notes;
 }
 
+bool better_buy(double prize_a, double added_a, double prize_b, double added_b) {
+  const bool free_a = added_a <= 0, free_b = added_b <= 0;
+  if (free_a != free_b) return free_a;
+  if (free_a) return prize_a > prize_b;
+  return prize_a * added_b > prize_b * added_a;  // p_a / a_a > p_b / a_b
+}
+
+namespace {
+
+// Where a node stands as the route's next stop after `last`: its added length, then its ID.
+struct Candidate {
+  int node;
+  double added;
+};
+
+// The unvisited nodes that fit after `last` with `travelled` used, the better buy first.
+std::vector<int> ranked_candidates(const OpInstance& instance, const std::vector<char>& visited, int last,
+                                   double travelled) {
+  const RoutingGeometry& g = instance.geometry;
+  std::vector<Candidate> fits;
+  for (int u = 0; u < instance.size(); ++u) {
+    if (visited[u] || u == instance.start || u == instance.end) continue;
+    if (!within_budget(instance, travelled + g.d(last, u) + g.d(u, instance.end))) continue;
+    fits.push_back({u, g.d(last, u) + g.d(u, instance.end) - g.d(last, instance.end)});
+  }
+  std::sort(fits.begin(), fits.end(), [&](const Candidate& a, const Candidate& b) {
+    if (better_buy(instance.prizes[a.node], a.added, instance.prizes[b.node], b.added)) return true;
+    if (better_buy(instance.prizes[b.node], b.added, instance.prizes[a.node], a.added)) return false;
+    return a.node < b.node;
+  });
+  std::vector<int> ids;
+  for (const Candidate& c : fits) ids.push_back(c.node);
+  return ids;
+}
+
+}  // namespace
+
+EchoNotes ranked_notes(const OpInstance& instance, const Solution& route) {
+  EchoNotes notes;
+  for (const auto& list : route.lists) {
+    notes.emplace_back();
+    std::vector<char> visited(instance.size(), 0);
+    double travelled = 0.0;  // start -> ... -> last
+    int last = instance.start;
+    for (int v : list) {
+      if (valid_id(instance, v) && v != instance.start && v != instance.end) {
+        travelled += instance.geometry.d(last, v);
+        last = v;
+        visited[v] = 1;
+      }
+      notes.back().push_back(id_list_text(ranked_candidates(instance, visited, last, travelled)));
+    }
+  }
+  return notes;
+}
+
+Solution ranked_order(const OpInstance& instance, const Solution& route) {
+  Solution out = route;
+  if (instance.start != instance.end) return out;
+  for (auto& list : out.lists) {
+    if (list.size() < 2 || !valid_id(instance, list.front()) || !valid_id(instance, list.back())) continue;
+    const RoutingGeometry& g = instance.geometry;
+    auto added = [&](int u) { return g.d(instance.start, u) + g.d(u, instance.end) - g.d(instance.start, instance.end); };
+    const int a = list.front(), b = list.back();
+    if (better_buy(instance.prizes[b], added(b), instance.prizes[a], added(a))) std::reverse(list.begin(), list.end());
+  }
+  return out;
+}
+
 double route_prize(const OpInstance& instance, const std::vector<int>& route) {
   double total = instance.prizes[instance.start] + (instance.end != instance.start ? instance.prizes[instance.end] : 0.0);
   for (int v : clean_route(instance, route)) total += instance.prizes[v];
@@ -292,6 +361,13 @@ class OpProblem final : public Problem {
   EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
     return op::echo_notes(cast(instance), solution);
   }
+  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
+    return op::ranked_notes(cast(instance), solution);
+  }
+  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
+    return op::ranked_order(cast(instance), solution);
+  }
+  std::string ranked_grammar_name() const override { return "op_ranked"; }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return op::symmetric_copy(cast(instance), solution, rng);
   }

@@ -49,6 +49,19 @@ SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, 
 // 0), so a node fits exactly when its detour is at most the note before it. Ids out of range
 // take nothing (the note repeats).
 EchoNotes echo_notes(const OpInstance& instance, const Solution& route);
+// Whether visiting a node with prize `prize_a` at added length `added_a` is a better buy than
+// `prize_b` at `added_b`: more prize per added length, and an insertion that adds no length
+// (rounded or non-metric distances) before every other, higher prize first. Greedy's rule.
+bool better_buy(double prize_a, double added_a, double prize_b, double added_b);
+// The compact_ranked style's notes (Problem::ranked_notes): after each node, the nodes not yet
+// visited that the route can still go to and then end within the budget, the better buy of
+// appending them (better_buy, added length d(last, u) + d(u, end) - d(last, end)) first, ties
+// to the smaller ID. So a route is within the budget exactly when each node after the first is
+// in the note before it. Ids out of range and the start and end move nothing.
+EchoNotes ranked_notes(const OpInstance& instance, const Solution& route);
+// The compact_ranked style's order: a depot tour (start = end) runs in the direction whose first
+// node is the better buy from the depot; an s-t path keeps its direction.
+Solution ranked_order(const OpInstance& instance, const Solution& route);
 
 // start -> route... -> end; invalid ids are skipped.
 double route_length(const OpInstance& instance, const std::vector<int>& route);

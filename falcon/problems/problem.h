@@ -80,6 +80,9 @@ class Problem {
   virtual SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const;
   // The built-in grammar (grammars/<name>.bnf) that decoding compiles for this problem's text.
   virtual std::string grammar_name() const { return std::string(name()); }
+  // The built-in grammar of the compact_ranked text: the echo grammar where ranked notes are ID
+  // lists as the echo's are; a problem whose echo notes are numbers names its own.
+  virtual std::string ranked_grammar_name() const { return grammar_name() + "_echo"; }
 
   // Objective of what the solution contains (indices out of range are skipped); meaningful
   // as a score only when the solution is feasible.

@@ -55,7 +55,11 @@ class CompactProblem final : public Problem {
     spec.index_prefix = kCompactIndexPrefix;
     return spec;
   }
-  std::string grammar_name() const override { return base_.grammar_name() + (echo_ ? "_echo" : "_compact"); }
+  std::string grammar_name() const override {
+    if (notes_ == Notes::kRanked) return base_.ranked_grammar_name();
+    return base_.grammar_name() + (echo_ ? "_echo" : "_compact");
+  }
+  std::string ranked_grammar_name() const override { return base_.ranked_grammar_name(); }
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return base_.generate(options, seed);
   }

@@ -21,8 +21,8 @@
 // `compact_ranked` is compact_state with the note ranked by the problem's simple heuristic and the
 // solution written in that heuristic's order (Problem::ranked_notes, ranked_order; MIS: the free
 // vertices fewest free neighbours first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges,
-// most first), so "take the first" is the heuristic
-// and the model learns where to leave it.
+// most first; CVRP: the customers that fit, nearest first; OP: the nodes that fit, most prize per
+// added length first), so "take the first" is the heuristic and the model learns where to leave it.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>

@@ -22,11 +22,7 @@ problems::Solution op_greedy(const problems::Instance& instance, const SolveOpti
     std::size_t best_pos = 0;
     double best_added = 0;
     auto better = [&](int v, double added) {
-      if (best < 0) return true;
-      const bool free_v = added <= 0, free_b = best_added <= 0;
-      if (free_v != free_b) return free_v;
-      if (free_v) return op.prizes[v] > op.prizes[best];
-      return op.prizes[v] * best_added > op.prizes[best] * added;  // p_v/a_v > p_b/a_b
+      return best < 0 || problems::op::better_buy(op.prizes[v], added, op.prizes[best], best_added);
     };
     for (int v = 0; v < n; ++v) {
       if (out[v]) continue;

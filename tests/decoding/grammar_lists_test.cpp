@@ -244,14 +244,15 @@ TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
 namespace falcon::decoding {
 namespace {
 
-// The grammars of the styles with notes (compact_echo; PFSP writes only compact_ranked's): every
+// The grammars of the styles with notes (compact_echo, compact_ranked; PFSP writes only the latter): every
 // text the formatter writes for a solver's solution is a sentence, every sentence the grammar
 // generates is read by the strict parser (and the lenient one reads the same indices: a note's
 // IDs and numbers are not indices), and a missing or malformed note is rejected.
 TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   Rng rng(8);
   for (const auto& [problem, style] : std::vector<std::pair<std::string, std::string>>{
-           {"mis", "compact_echo"}, {"mvc", "compact_echo"}, {"cvrp", "compact_echo"}, {"pfsp", "compact_ranked"}}) {
+           {"mis", "compact_echo"}, {"mvc", "compact_echo"}, {"cvrp", "compact_echo"}, {"pfsp", "compact_ranked"},
+           {"cvrp", "compact_ranked"}, {"op", "compact_ranked"}, {"mis", "compact_ranked"}}) {
     const problems::Problem& p =
         problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style(style, 0, "test"));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
@@ -279,6 +280,10 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (24), #7 (7 17)]], Objective: 6.02"));  // the demand missing
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (), #7 (7 17)]], Objective: 6.02"));
   EXPECT_FALSE(routes.accepts("Routes: [[#3 (#4)]], Objective: 6.02"));
+  const auto ranked_routes = ByteDfa::compile(builtin_grammar("cvrp_ranked"), {1, 20});
+  EXPECT_TRUE(ranked_routes.accepts("Routes: [[#3 (#7#1), #7 (#0#1)], [#1 ()]], Objective: 6.02"));
+  EXPECT_FALSE(ranked_routes.accepts("Routes: [[#3 (#7#0#1)]], Objective: 6.02"));  // "#0" only first
+  EXPECT_FALSE(ranked_routes.accepts("Routes: [[#3 (6 24)]], Objective: 6.02"));
   const auto order = ByteDfa::compile(builtin_grammar("pfsp_echo"), {1, 3});
   EXPECT_TRUE(order.accepts("Order: [#1 (#3#2), #3 (#2), #2 ()], Objective: 16.00"));
   EXPECT_FALSE(order.accepts("Order: [#1 (#3#2), #3, #2 ()], Objective: 16.00"));  // a note missing

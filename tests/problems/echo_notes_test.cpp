@@ -16,6 +16,7 @@
 #include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
 #include "falcon/problems/text_style.h"
+#include "falcon/problems/tsp.h"
 
 namespace falcon::problems {
 namespace {
@@ -46,10 +47,16 @@ std::vector<int> random_set(int n, double density, Rng& rng) {
   return set;
 }
 
-std::shared_ptr<GraphInstance> generated_graph(const Problem& problem, int n, int seed) {
+// The problem's generated instance of n nodes, as its own type.
+template <class T>
+std::shared_ptr<T> generated(const Problem& problem, int n, int seed) {
   GenerateOptions options;
   options.n = n;
-  return std::static_pointer_cast<GraphInstance>(problem.generate(options, static_cast<std::uint64_t>(seed)));
+  return std::static_pointer_cast<T>(problem.generate(options, static_cast<std::uint64_t>(seed)));
+}
+
+std::shared_ptr<GraphInstance> generated_graph(const Problem& problem, int n, int seed) {
+  return generated<GraphInstance>(problem, n, seed);
 }
 
 TEST(EchoNotes, PinnedTextsOfMisMvcAndCvrp) {
@@ -241,17 +248,117 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   // Not a cover: every item stays; after 0 and 4 the edges 1-2 and 2-3 are still uncovered.
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
   // Problems without a ranking say so by name.
-  const Problem& cvrp_ranked = with_text_style(problem_by_name("cvrp"), make_text_style("compact_ranked", 0, "test"));
-  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
-  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
-  cvrp->demands = {0, 4};
-  cvrp->capacity = 10;
+  const Problem& tsp_ranked = with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked", 0, "test"));
+  auto tsp = std::make_shared<tsp::TspInstance>();
+  tsp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
   try {
-    cvrp_ranked.format(*cvrp, Solution{{{1}}});
-    FAIL() << "cvrp has no ranked notes";
+    tsp_ranked.format(*tsp, Solution::flat({0, 1}));
+    FAIL() << "tsp has no ranked notes";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for cvrp"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for tsp"), std::string::npos) << e.what();
   }
+}
+
+TEST(EchoNotes, CvrpRankedNotesListTheCustomersThatFitNearestFirst) {
+  // The depot at the origin; #1 nearest it, then #2, #3 far. Capacity 10.
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}, {2, 0}, {3, 3}});
+  cvrp->demands = {0, 4, 5, 5};
+  cvrp->capacity = 10;
+  const Problem& ranked = with_text_style(problem_by_name("cvrp"), make_text_style("compact_ranked", 0, "test"));
+  // After #1 (6 left) #2 and #3 fit, #2 nearer; after #2 (1 left) none does: "#0", then #3, the
+  // next route's. The routes are written from the depot's nearest customer: [3], [2, 1] becomes
+  // [1, 2], [3].
+  EXPECT_EQ(ranked.format(*cvrp, Solution{{{3}, {2, 1}}}), "Routes: [[#1 (#2#3), #2 (#0#3)], [#3 ()]], Objective: 13.72");
+  const ParseResult back = ranked.parse("Routes: [[#1 (#2#3), #2 (#0#3)], [#3 ()]], Objective: 13.72");
+  ASSERT_TRUE(back.solution.has_value()) << back.error;
+  EXPECT_EQ(*back.solution, (Solution{{{1, 2}, {3}}}));
+  // Nearest first from where the vehicle is: after #2 alone, #1 (distance sqrt 5) before #3 (sqrt 10).
+  EXPECT_EQ(cvrp::ranked_notes(*cvrp, Solution{{{2}}}), (EchoNotes{{"#1#3"}}));
+  // Ids out of range move nothing; a customer visited again moves the vehicle and loads nothing.
+  EXPECT_EQ(cvrp::ranked_notes(*cvrp, Solution{{{1, 99, 1}}}), (EchoNotes{{"#2#3", "#2#3", "#2#3"}}));
+}
+
+TEST(EchoNotes, CvrpRoutesAreFeasibleExactlyWhenEachCustomerIsNotedBeforeItAndTheLastNoteIsEmpty) {
+  // Random partitions of the customers into routes, some overloaded, some with a customer lost or
+  // repeated: feasible exactly when each customer after a route's first is in the note before it,
+  // each route's first customer is not yet visited, and the last note is "".
+  const Problem& base = problem_by_name("cvrp");
+  Rng rng(11);
+  int feasible_seen = 0, infeasible_seen = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto inst = generated<cvrp::CvrpInstance>(base, 9, 40 + trial % 10);
+    std::vector<int> customers;
+    for (int v = 1; v < inst->size(); ++v) customers.push_back(v);
+    rng.shuffle(customers);
+    if (trial % 3 == 1) customers.pop_back();
+    if (trial % 3 == 2) customers.back() = customers.front();
+    Solution routes;
+    int load = inst->capacity;
+    for (int v : customers) {  // a new route when the load would pass a random limit near the capacity
+      if (routes.lists.empty() || load + inst->demands[v] > inst->capacity + rng.uniform_int(-3, 3)) {
+        routes.lists.emplace_back();
+        load = 0;
+      }
+      routes.lists.back().push_back(v);
+      load += inst->demands[v];
+    }
+    const EchoNotes notes = cvrp::ranked_notes(*inst, routes);
+    bool follows = notes.back().back().empty();
+    std::set<int> seen;
+    for (std::size_t r = 0; r < routes.lists.size(); ++r)
+      for (std::size_t k = 0; k < routes.lists[r].size(); ++k) {
+        const int v = routes.lists[r][k];
+        if (k == 0) follows = follows && !seen.count(v);
+        else follows = follows && ids_of(notes[r][k - 1]).count(v) && notes[r][k - 1].rfind("#0", 0) != 0;
+        seen.insert(v);
+      }
+    const bool feasible = base.feasible(*inst, routes);
+    EXPECT_EQ(follows, feasible) << "trial " << trial;
+    (feasible ? feasible_seen : infeasible_seen)++;
+  }
+  EXPECT_GT(feasible_seen, 30);
+  EXPECT_GT(infeasible_seen, 30);
+}
+
+TEST(EchoNotes, OpRankedNotesListTheNodesThatFitTheBestBuyFirst) {
+  auto op = std::make_shared<op::OpInstance>();
+  op->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 0.5}, {0.5, 0.5}, {1, 1}});
+  op->prizes = {0, 0.3, 0.4, 0.9};
+  op->budget = 2.0;
+  // After #1 (0.5 out) appending #2 adds 0.5 + 0.71 - 0.5 = 0.71 for 0.4 (0.57 per unit); #3 adds
+  // 1.12 + 1.41 - 0.5 = 2.03 and would end at 3.04 > 2: it does not fit. After #2 nothing fits.
+  const Problem& ranked = with_text_style(problem_by_name("op"), make_text_style("compact_ranked", 0, "test"));
+  EXPECT_EQ(ranked.format(*op, Solution::flat({1, 2})), "Route: [#1 (#2), #2 ()], Objective: 0.70");
+  // A depot tour is written from its better-buy end: #1 (0.3 for 1.0) before #2 (0.4 for 1.41).
+  EXPECT_EQ(op::ranked_order(*op, Solution::flat({2, 1})), Solution::flat({1, 2}));
+  EXPECT_EQ(op::ranked_order(*op, Solution::flat({1, 2})), Solution::flat({1, 2}));
+  // Ids out of range and the depot move nothing.
+  EXPECT_EQ(op::ranked_notes(*op, Solution::flat({1, 99, 0})), (EchoNotes{{"#2", "#2", "#2"}}));
+  EXPECT_EQ(ranked.parse("Route: [#1 (#2), #2 ()], Objective: 0.70").solution, Solution::flat({1, 2}));
+}
+
+TEST(EchoNotes, OpRouteFitsExactlyWhenEachNodeAfterTheFirstIsInTheNoteBeforeIt) {
+  const Problem& base = problem_by_name("op");
+  Rng rng(12);
+  int fits_seen = 0, over_seen = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto inst = generated<op::OpInstance>(base, 12, 60 + trial % 10);
+    std::vector<int> route;
+    for (int v = 1; v < inst->size(); ++v)
+      if (rng.bernoulli(0.35)) route.push_back(v);
+    rng.shuffle(route);
+    if (route.empty()) continue;
+    const EchoNotes notes = op::ranked_notes(*inst, Solution::flat(route));
+    const std::vector<int> first_only{route.front()};
+    bool follows = op::feasible(*inst, Solution::flat(first_only));  // the first node alone must fit
+    for (std::size_t k = 1; k < route.size(); ++k) follows = follows && ids_of(notes[0][k - 1]).count(route[k]);
+    const bool feasible = base.feasible(*inst, Solution::flat(route));
+    EXPECT_EQ(follows, feasible) << "trial " << trial;
+    (feasible ? fits_seen : over_seen)++;
+  }
+  EXPECT_GT(fits_seen, 30);
+  EXPECT_GT(over_seen, 30);
 }
 
 TEST(EchoNotes, MvcStateNotesAreTheVerticesASkippedOneForces) {
