@@ -108,8 +108,8 @@ int run_check(const Problem& problem, const Options& opt) {
   const auto instances = load_instances(problem, opt);
   if (instances.size() != 1) throw Error("--check needs exactly one instance (one FILE or --generate count=1)");
   const Instance& inst = *instances.front();
-  const auto strict = problem.parse(opt.check);
-  const auto lenient = strict.solution ? strict : problem.parse(opt.check, /*lenient=*/true);
+  const auto strict = problem.parse(inst, opt.check);
+  const auto lenient = strict.solution ? strict : problem.parse(inst, opt.check, /*lenient=*/true);
   // Unreadable text still gets repaired: from an empty solution, which repair completes.
   Solution before = lenient.solution ? *lenient.solution : Solution{};
   if (!lenient.solution && !problem.text_format().nested) before = Solution::flat({});

@@ -4,7 +4,7 @@
 # variant trains sft_tsp20.yaml (one thread, checkpoints every 250 steps) on its problem's
 # dataset for MINUTES of wall time, two variants at a time; then every EVAL_EVERY-th checkpoint
 # is decoded greedily on the held-out instances (grammar on, repair off and on, beside the
-# problem's simple heuristic; a variant of text style compact_state or compact_ranked with the notes computed,
+# problem's simple heuristic; a variant of text style compact_state, compact_ranked or compact_insert with the notes computed,
 # eval_state.yaml), and curves.py writes tables.md and curves.png.
 #   experiments/learning_curves/run.sh                        # paper, compact_k0, compact_k4
 #   MINUTES=60 experiments/learning_curves/run.sh compact_k4  # one variant, longer
@@ -86,10 +86,11 @@ overrides() {  # the variant's changes to sft_tsp20.yaml
       echo "text.style=compact_ranked model.max_position_embeddings=1024" ;;
     op_ranked) echo "text.style=compact_ranked model.max_position_embeddings=1024" ;;  # the nodes that fit, best prize per added length first
     pfsp_ranked) echo "text.style=compact_ranked text.candidates=0 model.max_position_embeddings=1024" ;;  # the jobs left, lowest makespan bound first
+    pfsp_insert) echo "text.style=compact_insert text.candidates=0 model.max_position_embeddings=1024" ;;  # jobs in NEH's order; where each goes, least makespan first
     pfsp | jssp) echo "text.candidates=0" ;;  # a job's clause lists no other IDs
     pfsp_aug | jssp_aug) echo "text.candidates=0 data.augment=true" ;;  # jobs (and JSSP's machines) relabelled per example
     pfsp_fourier | jssp_fourier) echo "text.candidates=0 init.number_embedding=fourier" ;;  # number rows start ordered by value
-    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, op_ranked, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_ranked, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_ranked, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
+    *) echo "run.sh: unknown variant '$1' (paper, paper_whole, compact_k0, compact_k4, compact_k4_seed2, compact_k4_aug, compact_k4_bf16, compact_k4_cuda, op_k4, op_k4_aug, op_k4_tsp, op_from_tsp, op_echo_from_tsp, op_ranked, cvrp_k4, cvrp_k4_aug, cvrp_echo, cvrp_state, cvrp_ranked, cvrp_from_tsp, cvrp_echo_from_tsp, mis, mis_echo, mis_state, mis_ranked, mis_ranked_scratch, mis_ranked_choices, mis_state_choices, mis_from_tsp, mvc, mvc_echo, mvc_state, mvc_state_choices, mvc_ranked, mvc_from_tsp, pfsp, pfsp_ranked, pfsp_insert, pfsp_aug, pfsp_fourier, jssp, jssp_aug, jssp_fourier)" >&2; return 1 ;;
   esac
 }
 
@@ -116,9 +117,9 @@ train() {  # variant: train for the rest of its time budget (the seconds already
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 
-eval_config_of() {  # variant -> its evaluation rows: a compact_state or compact_ranked model is decoded with the notes computed
+eval_config_of() {  # variant -> its evaluation rows: a compact_state, _ranked or _insert model is decoded with the notes computed
   case " $(overrides "$1") " in
-    *" text.style=compact_state "* | *" text.style=compact_ranked "*) echo $here/eval_state.yaml ;;
+    *" text.style=compact_state "* | *" text.style=compact_ranked "* | *" text.style=compact_insert "*) echo $here/eval_state.yaml ;;
     *) echo $here/eval_checkpoint.yaml ;;
   esac
 }

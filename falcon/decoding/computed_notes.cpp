@@ -16,7 +16,7 @@ ComputedNotes::ComputedNotes(const problems::Problem& problem, std::shared_ptr<c
   if (instance_ == nullptr) throw Error("computed notes: no instance given");
   if (!format_.echo)
     throw Error("computed notes: " + std::string(problem.name()) +
-                "'s text writes no notes (set text.style: compact_echo, compact_state or compact_ranked in the model's recipe, or turn computed_notes off)");
+                "'s text writes no notes (set text.style: compact_echo, compact_state, compact_ranked or compact_insert in the model's recipe, or turn computed_notes off)");
 }
 
 void ComputedNotes::reset() {
@@ -40,8 +40,8 @@ void ComputedNotes::undo(const Mark& mark) {
 // text writes it, is what must follow. `terminator` is the first byte of that note.
 bool ComputedNotes::complete_index(unsigned char terminator) {
   if (solution_.lists.empty()) return false;  // digits outside a list are the grammar's to refuse
-  const long long index = lexer_.pending - format_.index_base;
-  solution_.lists.back().push_back(index < 0 ? problems::kIndexOverflow : static_cast<int>(index));
+  // As the parsers read it: a 1-based "0" is -1 (an invalid ID, or compact_insert's "first").
+  solution_.lists.back().push_back(static_cast<int>(lexer_.pending - format_.index_base));
   const problems::EchoNotes notes = problem_->echo_notes(*instance_, solution_);
   if (notes.size() != solution_.lists.size() || notes.back().size() != solution_.lists.back().size())
     throw Error("computed notes: " + std::string(problem_->name()) + "'s echo_notes gave " +

@@ -7,11 +7,11 @@ namespace falcon::eval {
 SampleOutcome score_sample(const problems::Problem& problem, const problems::Instance& instance,
                            std::string_view text, bool repair) {
   SampleOutcome out;
-  auto strict = problem.parse(text, /*lenient=*/false);
+  auto strict = problem.parse(instance, text, /*lenient=*/false);
   if (strict.solution) {
     out.parsed_strict = out.parsed = true;
     out.solution = std::move(*strict.solution);
-  } else if (auto lenient = problem.parse(text, /*lenient=*/true); lenient.solution) {
+  } else if (auto lenient = problem.parse(instance, text, /*lenient=*/true); lenient.solution) {
     out.parsed = true;
     out.solution = std::move(*lenient.solution);
   }

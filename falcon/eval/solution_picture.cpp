@@ -66,7 +66,7 @@ void write_picture(const std::string& file, const std::string& svg) {
 
 void write_solution_picture(const std::string& file, const EvalInstance& e, const InstanceResult& result) {
   // The delivered text is the formatter's own output, so the strict parser reads it back.
-  const auto parsed = e.problem->parse(result.solution, /*lenient=*/false);
+  const auto parsed = e.problem->parse(*e.instance, result.solution, /*lenient=*/false);
   if (!parsed.solution) throw Error("plot: cannot read back the delivered solution of '" + e.name + "'");
   const problems::Solution* before = result.before_repair ? &*result.before_repair : nullptr;
   write_picture(file, render_solution_svg(*e.problem, *e.instance, *parsed.solution, title(result), before));

@@ -22,7 +22,7 @@ problems::TextStyle read_text_style(const std::string& dir) {
   const auto j = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("style") || !j["style"].is_string() ||
       (j.contains("candidates") && !j["candidates"].is_number_integer()))
-    throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\", \"candidates\": k}); "
+    throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\" | \"compact_insert\", \"candidates\": k}); "
                        "rewrite it or delete it to read the model as the paper's style");
   return problems::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
 }

@@ -14,6 +14,7 @@
 #include "falcon/problems/compact_text.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
+#include "falcon/problems/pfsp_insertion.h"
 
 namespace falcon::problems::pfsp {
 namespace {
@@ -243,9 +244,9 @@ long long lower_bound(const PfspInstance& instance) {
   return bound;
 }
 
-Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& order, int job) {
+std::vector<long long> insertion_makespans(const PfspInstance& instance, const std::vector<int>& order, int job) {
   if (job < 0 || job >= instance.jobs) {
-    throw Error("pfsp best_insertion: job " + std::to_string(job) + " is not in [0, " + std::to_string(instance.jobs) + ")");
+    throw Error("pfsp insertion: job " + std::to_string(job) + " is not in [0, " + std::to_string(instance.jobs) + ")");
   }
   std::vector<int> seq;
   seq.reserve(order.size());
@@ -268,16 +269,33 @@ Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& o
       tail[i * m + j] = std::max(below, right) + instance.p(seq[i], j);
     }
   }
-  Insertion best{0, -1};
+  std::vector<long long> makespans(k + 1);
   for (int i = 0; i <= k; ++i) {
     long long finish = 0, cmax = 0;  // finish: the inserted job's completion on machine j
     for (int j = 0; j < m; ++j) {
       finish = std::max(finish, head[i * m + j]) + instance.p(job, j);
       cmax = std::max(cmax, finish + tail[i * m + j]);
     }
-    if (best.makespan < 0 || cmax < best.makespan) best = {i, cmax};
+    makespans[i] = cmax;
   }
-  return best;
+  return makespans;
+}
+
+Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& order, int job) {
+  const std::vector<long long> makespans = insertion_makespans(instance, order, job);
+  const auto best = std::min_element(makespans.begin(), makespans.end());  // the first of equals
+  return {static_cast<int>(best - makespans.begin()), *best};
+}
+
+std::vector<int> neh_job_order(const PfspInstance& instance) {
+  std::vector<long long> total(instance.jobs, 0);
+  for (int j = 0; j < instance.jobs; ++j) {
+    for (int k = 0; k < instance.machines; ++k) total[j] += instance.p(j, k);
+  }
+  std::vector<int> jobs(instance.jobs);
+  for (int j = 0; j < instance.jobs; ++j) jobs[j] = j;
+  std::stable_sort(jobs.begin(), jobs.end(), [&](int a, int b) { return total[a] > total[b]; });
+  return jobs;
 }
 
 namespace {
@@ -401,6 +419,15 @@ class PfspProblem final : public Problem {
   }
   // The order is the solution: a ranked text keeps it.
   Solution ranked_order(const Instance&, const Solution& solution) const override { return solution; }
+  Solution insertion_anchors(const Instance& instance, const Solution& solution) const override {
+    return pfsp::insertion_anchors(cast(instance), solution);
+  }
+  Solution from_insertions(const Instance& instance, const Solution& anchors) const override {
+    return pfsp::from_insertions(cast(instance), anchors);
+  }
+  EchoNotes insertion_notes(const Instance& instance, const Solution& anchors) const override {
+    return pfsp::insertion_notes(cast(instance), anchors);
+  }
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     const PfspInstance& f = cast(instance);
     GanttChart chart;

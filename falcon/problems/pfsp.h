@@ -65,9 +65,14 @@ struct Insertion {
   int position = 0;        // insert before order[position]; order.size() = at the end
   long long makespan = 0;  // of the order with the job inserted there
 };
+// The makespan after inserting `job` into `order` (valid ids only) before each position
+// 0..|valid ids|: Taillard's heads/tails acceleration, O(|order| m) for all positions.
+std::vector<long long> insertion_makespans(const PfspInstance& instance, const std::vector<int>& order, int job);
 // The position that minimises the makespan after inserting `job` into `order` (valid ids
-// only), earliest on ties. Taillard's heads/tails acceleration: O(|order| m) for all positions.
+// only), earliest on ties.
 Insertion best_insertion(const PfspInstance& instance, const std::vector<int>& order, int job);
+// NEH's job order: the largest total processing time first; ties keep the smaller ID first.
+std::vector<int> neh_job_order(const PfspInstance& instance);
 
 // The compact_ranked style's notes: after each job, the jobs not yet placed (IDs 1-based, as the
 // text), the one after which the final makespan can be smallest first. The key of job j is a

@@ -13,11 +13,27 @@ double gap(Sense sense, double f, double f_star) {
 }
 
 std::string Problem::format(const Instance& instance, const Solution& given) const {
-  const Solution solution = text_order(instance, given);
+  const Solution items = text_order(instance, given);
+  const double value = objective(instance, given);  // the items may be anchors, not the solution
   const TextFormat fmt = text_format();
-  if (!fmt.echo) return format_solution(fmt, solution, objective(instance, solution));
-  const EchoNotes notes = echo_notes(instance, solution);
-  return format_solution(fmt, solution, objective(instance, solution), &notes);
+  if (!fmt.echo) return format_solution(fmt, items, value);
+  const EchoNotes notes = echo_notes(instance, items);
+  return format_solution(fmt, items, value, &notes);
+}
+
+Solution Problem::insertion_anchors(const Instance& instance, const Solution& solution) const {
+  insertion_notes(instance, solution);  // the one error for all three
+  return solution;
+}
+
+Solution Problem::from_insertions(const Instance& instance, const Solution& anchors) const {
+  insertion_notes(instance, anchors);
+  return anchors;
+}
+
+EchoNotes Problem::insertion_notes(const Instance&, const Solution&) const {
+  throw Error("text style 'compact_insert' is not written for " + std::string(name()) +
+              " yet (override Problem::insertion_notes, insertion_anchors and from_insertions); use text.style: compact_ranked");
 }
 
 EchoNotes Problem::ranked_notes(const Instance&, const Solution&) const {
@@ -55,6 +71,12 @@ Picture Problem::picture(const Instance&, const Solution&, const Solution*) cons
 
 ParseResult Problem::parse(std::string_view text, bool lenient) const {
   return lenient ? parse_solution_lenient(text_format(), text) : parse_solution_strict(text_format(), text);
+}
+
+ParseResult Problem::parse(const Instance& instance, std::string_view text, bool lenient) const {
+  ParseResult result = parse(text, lenient);
+  if (result.solution) result.solution = solution_of_text(instance, *result.solution);
+  return result;
 }
 
 }  // namespace falcon::problems

@@ -131,13 +131,27 @@ class Problem {
   // greedy order). Both throw for a problem that has none.
   virtual EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const;
   virtual Solution ranked_order(const Instance& instance, const Solution& solution) const;
-  // The order format() writes a solution's items in: as given, unless the text style ranks them.
+  // The compact_insert style (text_style.h): the solution written as the insertions that build it,
+  // the items taken in the order of the problem's insertion heuristic (PFSP: NEH's), each index of
+  // the text the item the next one goes right after. insertion_anchors gives the anchors that build
+  // a feasible solution, from_insertions the solution that anchors build (for any anchors: what
+  // they cannot place is left for repair), insertion_notes one note per anchor: the item placed
+  // next and its anchors, the heuristic's choice first. All three throw for a problem that has none.
+  virtual Solution insertion_anchors(const Instance& instance, const Solution& solution) const;
+  virtual Solution from_insertions(const Instance& instance, const Solution& anchors) const;
+  virtual EchoNotes insertion_notes(const Instance& instance, const Solution& anchors) const;
+
+  // The items format() writes for a solution: as given, unless the text style ranks them or writes
+  // insertions; solution_of_text is its inverse, the solution that the items of a text stand for.
   virtual Solution text_order(const Instance& /*instance*/, const Solution& solution) const { return solution; }
+  virtual Solution solution_of_text(const Instance& /*instance*/, const Solution& items) const { return items; }
 
   // psi^-1: the solution in the grammar's text, with its objective (and notes, when the text echoes).
   std::string format(const Instance& instance, const Solution& solution) const;
-  // psi: strict reads exactly the grammar; lenient salvages truncated or garbled text.
+  // psi: strict reads exactly the grammar; lenient salvages truncated or garbled text. Without an
+  // instance the solution holds the text's items; with one, the solution they stand for.
   ParseResult parse(std::string_view text, bool lenient = false) const;
+  ParseResult parse(const Instance& instance, std::string_view text, bool lenient = false) const;
 };
 
 // Down-cast with a clear error when an instance of one problem reaches another's functions.

@@ -15,14 +15,15 @@ namespace {
 
 constexpr int kMaxCandidates = 32;  // a clause per node grows by one token per candidate
 
-enum class Notes { kNone, kEcho, kState, kRanked };  // compact, compact_echo, compact_state, compact_ranked
+enum class Notes { kNone, kEcho, kState, kRanked, kInsert };  // compact, compact_echo, _state, _ranked, _insert
 
 constexpr std::pair<Notes, std::string_view> kCompactStyles[] = {
     {Notes::kNone, "compact"},
     {Notes::kEcho, "compact_echo"},
     {Notes::kState, "compact_state"},
-    {Notes::kRanked, "compact_ranked"}};
-constexpr std::string_view kKnownStyles = "paper, compact, compact_echo, compact_state, compact_ranked";
+    {Notes::kRanked, "compact_ranked"},
+    {Notes::kInsert, "compact_insert"}};
+constexpr std::string_view kKnownStyles = "paper, compact, compact_echo, compact_state, compact_ranked, compact_insert";
 
 std::string_view style_name(Notes notes) {
   for (const auto& [n, name] : kCompactStyles)
@@ -53,10 +54,12 @@ class CompactProblem final : public Problem {
   GrammarSpec grammar(const Instance& instance) const override {
     GrammarSpec spec = base_.grammar(instance);
     spec.index_prefix = kCompactIndexPrefix;
+    if (notes_ == Notes::kInsert) --spec.first_index;  // the anchor one below the first ID: "first"
     return spec;
   }
   std::string grammar_name() const override {
     if (notes_ == Notes::kRanked) return base_.ranked_grammar_name();
+    if (notes_ == Notes::kInsert) return base_.grammar_name() + "_insert";
     return base_.grammar_name() + (echo_ ? "_echo" : "_compact");
   }
   std::string ranked_grammar_name() const override { return base_.ranked_grammar_name(); }
@@ -65,7 +68,8 @@ class CompactProblem final : public Problem {
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return base_.read_file(path); }
   std::string prompt(const Instance& instance) const override {
-    if (notes_ == Notes::kState || notes_ == Notes::kRanked) return base_.state_prompt(instance, candidates_);
+    if (notes_ == Notes::kState || notes_ == Notes::kRanked || notes_ == Notes::kInsert)
+      return base_.state_prompt(instance, candidates_);
     return echo_ ? base_.echo_prompt(instance, candidates_) : base_.compact_prompt(instance, candidates_);
   }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
@@ -113,6 +117,7 @@ class CompactProblem final : public Problem {
     switch (notes_) {
       case Notes::kState: return base_.state_notes(instance, solution);
       case Notes::kRanked: return base_.ranked_notes(instance, solution);
+      case Notes::kInsert: return base_.insertion_notes(instance, solution);
       default: return base_.echo_notes(instance, solution);
     }
   }
@@ -123,7 +128,23 @@ class CompactProblem final : public Problem {
     return base_.ranked_order(instance, solution);
   }
   Solution text_order(const Instance& instance, const Solution& solution) const override {
-    return notes_ == Notes::kRanked ? base_.ranked_order(instance, solution) : base_.text_order(instance, solution);
+    switch (notes_) {
+      case Notes::kRanked: return base_.ranked_order(instance, solution);
+      case Notes::kInsert: return base_.insertion_anchors(instance, solution);
+      default: return base_.text_order(instance, solution);
+    }
+  }
+  Solution solution_of_text(const Instance& instance, const Solution& items) const override {
+    return notes_ == Notes::kInsert ? base_.from_insertions(instance, items) : base_.solution_of_text(instance, items);
+  }
+  Solution insertion_anchors(const Instance& instance, const Solution& solution) const override {
+    return base_.insertion_anchors(instance, solution);
+  }
+  Solution from_insertions(const Instance& instance, const Solution& anchors) const override {
+    return base_.from_insertions(instance, anchors);
+  }
+  EchoNotes insertion_notes(const Instance& instance, const Solution& anchors) const override {
+    return base_.insertion_notes(instance, anchors);
   }
   EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
     return base_.state_notes(instance, solution);

@@ -23,6 +23,11 @@
 // vertices fewest free neighbours first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges,
 // most first; CVRP: the customers that fit, nearest first; OP: the nodes that fit, most prize per
 // added length first), so "take the first" is the heuristic and the model learns where to leave it.
+// `compact_insert` writes the solution as the insertions that build it, the items in the order of
+// the problem's insertion heuristic, each index the item the next one goes right after, and each
+// note the item placed next and its places, the heuristic's best first (Problem::insertion_notes;
+// PFSP: NEH's job order, places by the makespan they give, "#0 (#2:#0#1), #0 (#3:#2#1#0), #2 ()"),
+// so "take the first" is NEH. Its texts are read back through Problem::solution_of_text.
 // Objectives are always computed on the instance's own coordinates. A style is the model's input
 // contract, like its tokenizer: it is saved with the model and read back by the evaluator.
 #include <string>
@@ -33,7 +38,7 @@
 namespace falcon::problems {
 
 struct TextStyle {
-  std::string name = "paper";  // paper | compact | compact_echo | compact_state | compact_ranked
+  std::string name = "paper";  // paper | compact | compact_echo | compact_state | compact_ranked | compact_insert
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
 
   bool operator==(const TextStyle& o) const { return name == o.name && candidates == o.candidates; }
@@ -45,7 +50,7 @@ inline constexpr std::string_view kCompactIndexPrefix = "#";
 // Throws falcon::Error naming `where` when the name is unknown or candidates is out of range.
 TextStyle make_text_style(std::string_view name, int candidates, const std::string& where);
 std::string describe(const TextStyle& style);  // "paper", "compact", "compact, 4 candidates"
-// Whether the style's solution text writes a note after each index (compact_echo, _state, _ranked).
+// Whether the style's solution text writes a note after each index (compact_echo, _state, _ranked, _insert).
 bool writes_notes(const TextStyle& style);
 
 // `base` written in `style`: itself for paper; otherwise a process-lifetime adapter with the same

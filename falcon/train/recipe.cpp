@@ -178,7 +178,7 @@ Recipe read_recipe(Config& c) {
   for (int i = 0; i < n_stages; ++i)
     require(r.stages[i].loss_on_notes || problems::writes_notes(r.text_style), c,
             "stages[" + std::to_string(i) + "].loss_on_notes",
-            "can be false only with a text that writes notes (text.style: compact_echo, compact_state or compact_ranked)");
+            "can be false only with a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
   require(r.start_stage >= 0 && r.start_stage < n_stages, c, "init.start_stage", "must name one of the stages (0-based)");
   require(r.init_from.empty() || !r.tokenizer.path.empty(), c, "tokenizer.path",
           "must name the tokenizer.model of the run init.checkpoint comes from (its token ids are in the weights)");
@@ -202,7 +202,7 @@ Recipe read_recipe(Config& c) {
   for (const auto& stage : r.stages) notes_untrained = notes_untrained || !stage.loss_on_notes;
   r.eval.computed_notes = c.get_bool("eval.computed_notes", notes_untrained);
   require(!r.eval.computed_notes || problems::writes_notes(r.text_style), c, "eval.computed_notes",
-          "needs a text that writes notes (text.style: compact_echo, compact_state or compact_ranked)");
+          "needs a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
 
   r.distributed.backend = c.get_string("distributed.backend", "auto");
   require(r.distributed.backend == "auto" || r.distributed.backend == "gloo" || r.distributed.backend == "nccl", c,

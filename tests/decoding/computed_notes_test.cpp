@@ -190,9 +190,10 @@ void check_sampled_notes(const std::string& name, int n, const Vocabulary& vocab
       if (token != state.automaton().eos_id()) text += vocabulary.bytes(token);
       ASSERT_TRUE(state.accept(token));
     }
-    const auto parsed = problem.parse(text);
+    const auto parsed = problem.parse(text);  // the text's own indices (compact_insert: its anchors)
     ASSERT_TRUE(parsed.solution) << name << ": " << parsed.error << " in " << text;
-    EXPECT_EQ(body(text), body(problem.format(*instance, *parsed.solution))) << name;
+    const problems::EchoNotes notes = problem.echo_notes(*instance, *parsed.solution);
+    EXPECT_EQ(body(text), body(problems::format_solution(problem.text_format(), *parsed.solution, 0.0, &notes))) << name;
   }
 }
 
@@ -204,6 +205,7 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
     if (HasFatalFailure()) return;
   }
   check_sampled_notes("mis", 12, synthetic, 3, "compact_state");  // the free vertices as the note
+  check_sampled_notes("pfsp", 8, synthetic, 3, "compact_insert");  // the next job and its places
 }
 
 }  // namespace

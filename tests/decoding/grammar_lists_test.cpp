@@ -244,7 +244,7 @@ TEST(GrammarLists, FormattedSolverOutputsAreAccepted) {
 namespace falcon::decoding {
 namespace {
 
-// The grammars of the styles with notes (compact_echo, compact_ranked; PFSP writes only the latter): every
+// The grammars of the styles with notes (compact_echo, compact_ranked, compact_insert): every
 // text the formatter writes for a solver's solution is a sentence, every sentence the grammar
 // generates is read by the strict parser (and the lenient one reads the same indices: a note's
 // IDs and numbers are not indices), and a missing or malformed note is rejected.
@@ -252,7 +252,7 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   Rng rng(8);
   for (const auto& [problem, style] : std::vector<std::pair<std::string, std::string>>{
            {"mis", "compact_echo"}, {"mvc", "compact_echo"}, {"cvrp", "compact_echo"}, {"pfsp", "compact_ranked"},
-           {"cvrp", "compact_ranked"}, {"op", "compact_ranked"}, {"mis", "compact_ranked"}}) {
+           {"cvrp", "compact_ranked"}, {"op", "compact_ranked"}, {"mis", "compact_ranked"}, {"pfsp", "compact_insert"}}) {
     const problems::Problem& p =
         problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style(style, 0, "test"));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
@@ -288,6 +288,11 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
   EXPECT_TRUE(order.accepts("Order: [#1 (#3#2), #3 (#2), #2 ()], Objective: 16.00"));
   EXPECT_FALSE(order.accepts("Order: [#1 (#3#2), #3, #2 ()], Objective: 16.00"));  // a note missing
   EXPECT_FALSE(order.accepts("Order: [#1 (#4), #3 (), #2 ()], Objective: 16.00"));
+  const auto insertions = ByteDfa::compile(builtin_grammar("pfsp_insert"), {0, 3});
+  EXPECT_TRUE(insertions.accepts("Order: [#0 (#2:#0#1), #0 (#3:#2#1#0), #2 ()], Objective: 8.00"));
+  EXPECT_FALSE(insertions.accepts("Order: [#0 (#2#0#1), #0 (), #2 ()], Objective: 8.00"));  // no ':' after the job
+  EXPECT_FALSE(insertions.accepts("Order: [#0 (#2:), #0 (), #2 ()], Objective: 8.00"));     // a job with no place
+  EXPECT_FALSE(insertions.accepts("Order: [#0 (#2:#0#4), #0 ()], Objective: 8.00"));
 }
 
 }  // namespace

@@ -149,7 +149,7 @@ class RankedChoices(unittest.TestCase):
 
 
 class RunShEvaluationRows(unittest.TestCase):
-    def test_every_variant_with_state_or_ranked_notes_is_decoded_with_the_notes_computed(self):
+    def test_every_variant_with_computable_notes_is_decoded_with_the_notes_computed(self):
         import re
         import subprocess
         script = os.path.join(CURVES, "run.sh")
@@ -160,7 +160,7 @@ class RunShEvaluationRows(unittest.TestCase):
         out = subprocess.run(["bash", "-c", "here=H\n" + functions + calls], capture_output=True, text=True, check=True).stdout
         self.assertEqual(len(out.splitlines()), len(variants))
         for line in out.splitlines():
-            with_notes = "text.style=compact_state" in line or "text.style=compact_ranked" in line
+            with_notes = any(f"text.style={style}" in line for style in ("compact_state", "compact_ranked", "compact_insert"))
             self.assertEqual(line.endswith("H/eval_state.yaml"), with_notes, line)
         self.assertIn("mis_ranked_scratch", variants)  # named otherwise than *_ranked: chosen by its style
 

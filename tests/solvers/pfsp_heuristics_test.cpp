@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "falcon/core/rng.h"
+#include "falcon/problems/pfsp_insertion.h"
 #include "tests/solvers/pfsp_test_util.h"
 
 namespace falcon::solvers {
@@ -57,6 +58,23 @@ TEST(PfspNeh, TiesKeepTheLowerIdFirstAndTheEarlierPosition) {
 TEST(PfspNeh, Ta001GivesTheLiteratureMakespan) {
   const auto ta001 = pfsp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/pfsp/instances/ta001.txt");
   EXPECT_EQ(pfsp::makespan(*ta001, neh_order(*ta001)), 1286);  // optimum 1278
+}
+
+// The insertion text (compact_insert) is written so that always taking the note's first place is NEH.
+TEST(PfspNeh, IsTheInsertionTextTakingEachNotesFirstPlace) {
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    GenerateOptions opt;
+    opt.n = 12;
+    opt.params["m"] = "4";
+    const auto inst = pfsp::generate(opt, seed);
+    std::vector<int> anchors{pfsp::kFirstPlace};
+    for (int step = 1; step < inst->jobs; ++step) {
+      const std::string note = pfsp::insertion_notes(*inst, Solution::flat(anchors))[0].back();  // "#j:#a#b..."
+      anchors.push_back(std::stoi(note.substr(note.find(':') + 2)) - 1);  // the first place, 0-based ("#0": -1)
+    }
+    EXPECT_EQ(pfsp::insertion_notes(*inst, Solution::flat(anchors))[0].back(), "");  // every job placed
+    EXPECT_EQ(pfsp::from_insertions(*inst, Solution::flat(anchors)).items(), neh_order(*inst)) << inst->name;
+  }
 }
 
 }  // namespace
