@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
                  "FILE with .<instance>.<method> before the extension; with --check, the repaired solution");
   app.add_flag("--prompt", opt.prompt, "print each instance's prompt and its length instead of solving");
   app.add_option("--text-style", opt.text_style,
-                 "paper (default), compact, compact_echo or compact_state: the text --prompt prints, --check reads and solutions are written in");
+                 "paper (default), compact, compact_echo, compact_state, compact_ranked or compact_insert: the text --prompt prints, --check reads and solutions are written in");
   app.add_option("--candidates", opt.candidates, "compact style: nearest-neighbour IDs per node clause (default 0)");
   app.add_option("--format", opt.format, "json (one line per instance) or table (Markdown summary)")
       ->check(CLI::IsMember({"json", "table"}));

@@ -12,7 +12,9 @@
 # PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20), jssp (JSSP 6x6,
 # the learning curves' jssp run, whose checkpoint is then the BASE), mis or mvc (ER-50, from a
 # learning-curve *_state run: the decoder computes the notes in the rollouts and the evaluation;
-# STYLE=compact_ranked for a *_ranked run, CHOICES_ONLY=1 for one trained with loss_on_notes: false).
+# STYLE=compact_ranked for a *_ranked run, CHOICES_ONLY=1 for one trained with loss_on_notes: false),
+# cvrp, op (CVRP-20, OP-20) or pfsp (20 x 5) from a learning-curve *_ranked run (notes computed
+# likewise; STYLE=compact_insert for pfsp_insert).
 # All runs one thread, one at a time (run it beside at most one other one-thread job). Every
 # preference checkpoint, and every 150th SFT step and the last, is decoded on LIMIT (default 200)
 # held-out instances (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then
@@ -49,11 +51,20 @@ case $problem in  # the curve recipe's changes for the problem (run.sh's), and i
   mis | mvc)
     recipe_args=(data.config=configs/data/${problem}50.yaml text.style=${STYLE:-compact_state} text.candidates=0
       model.max_position_embeddings=$([ "$problem" = mis ] && echo 1024 || echo 1280))
-    dataset=data/${problem}50.h5 pref_args=(stages[1].rollout.computed_notes=true)
-    eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true)
+    dataset=data/${problem}50.h5 ;;
+  cvrp | op)  # run.sh's *_ranked runs: 4 candidates per node, as the learning-curve recipe
+    recipe_args=(data.config=configs/data/${problem}20.yaml text.style=${STYLE:-compact_ranked} model.max_position_embeddings=1024)
+    dataset=data/${problem}20.h5 ;;
+  pfsp)  # run.sh's pfsp_ranked (STYLE=compact_insert for pfsp_insert)
+    recipe_args=(data.config=configs/data/pfsp20.yaml text.style=${STYLE:-compact_ranked} text.candidates=0 model.max_position_embeddings=1024)
+    dataset=data/pfsp20.h5 ;;
+  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp, mis, mvc, cvrp, op, pfsp)" >&2; exit 2 ;;
+esac
+case $problem in  # the texts with notes: the decoder computes them in the rollouts and the evaluation
+  mis | mvc | cvrp | op | pfsp)
+    pref_args=(stages[1].rollout.computed_notes=true) eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true)
     # CHOICES_ONLY=1: every arm's loss leaves the decoder's notes out (a base trained that way)
     if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi ;;
-  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp, mis, mvc)" >&2; exit 2 ;;
 esac
 report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go
 here=experiments/learning_curves
