@@ -134,9 +134,10 @@ class Problem {
   // The compact_insert style (text_style.h): the solution written as the insertions that build it,
   // the items taken in the order of the problem's insertion heuristic (PFSP: NEH's), each index of
   // the text the item the next one goes right after. insertion_anchors gives the anchors that build
-  // a feasible solution, from_insertions the solution that anchors build (for any anchors: what
-  // they cannot place is left for repair), insertion_notes one note per anchor: the item placed
-  // next and its anchors, the heuristic's choice first. All three throw for a problem that has none.
+  // a solution (of an infeasible one, its valid part), from_insertions the solution that anchors
+  // build (for any anchors: what they cannot place is left for repair), insertion_notes one note per
+  // anchor: the item placed next and its anchors, the heuristic's choice first. All three throw for
+  // a problem that has none.
   virtual Solution insertion_anchors(const Instance& instance, const Solution& solution) const;
   virtual Solution from_insertions(const Instance& instance, const Solution& anchors) const;
   virtual EchoNotes insertion_notes(const Instance& instance, const Solution& anchors) const;
