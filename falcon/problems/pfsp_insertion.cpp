@@ -16,19 +16,18 @@ class InsertionReplay {
   explicit InsertionReplay(const PfspInstance& instance)
       : instance_(instance), jobs_(neh_job_order(instance)), placed_(instance.jobs, 0) {}
 
-  // Places the next job after `anchor`; returns false (placing nothing) when the anchor is neither
-  // kFirstPlace nor a job placed so far, or every job is placed.
-  bool place(int anchor) {
+  // Places the next job after `anchor`; places nothing (the step still counts) when the anchor is
+  // neither kFirstPlace nor a job placed so far, or every job is placed.
+  void place(int anchor) {
     const std::size_t step = steps_++;
-    if (step >= jobs_.size()) return false;
+    if (step >= jobs_.size()) return;
     auto at = order_.begin();
     if (anchor != kFirstPlace) {
-      if (anchor < 0 || anchor >= instance_.jobs || !placed_[anchor]) return false;
+      if (anchor < 0 || anchor >= instance_.jobs || !placed_[anchor]) return;
       at = std::find(order_.begin(), order_.end(), anchor) + 1;
     }
     order_.insert(at, jobs_[step]);
     placed_[jobs_[step]] = 1;
-    return true;
   }
   bool done() const { return steps_ >= jobs_.size(); }
   int next_job() const { return jobs_[steps_]; }  // only when !done()

@@ -12,9 +12,12 @@
 #include "falcon/core/rng.h"
 #include "falcon/problems/registry.h"
 #include "falcon/problems/text_style.h"
+#include "tests/solvers/pfsp_test_util.h"
 
 namespace falcon::problems::pfsp {
 namespace {
+
+using solvers::testing::random_pfsp_instance;
 
 const Problem& insert_style() { return with_text_style(problem(), make_text_style("compact_insert", 0, "test")); }
 
@@ -26,13 +29,6 @@ std::shared_ptr<PfspInstance> tiny() {
   inst->times = {3, 2, 1, 4, 2, 1};
   inst->name = "tiny";
   return inst;
-}
-
-std::shared_ptr<PfspInstance> random_instance(int jobs, int machines, std::uint64_t seed) {
-  GenerateOptions opt;
-  opt.n = jobs;
-  opt.params["m"] = std::to_string(machines);
-  return generate(opt, seed);
 }
 
 std::vector<int> shuffled_jobs(int n, Rng& rng) {
@@ -59,7 +55,7 @@ TEST(PfspInsertion, PinnedTextOfNehsOrder) {
 TEST(PfspInsertion, AnchorsBuildTheOrderTheyWereReadFrom) {
   Rng rng(3);
   for (int k = 0; k < 200; ++k) {
-    const auto inst = random_instance(rng.uniform_int(1, 12), rng.uniform_int(1, 5), 500 + k);
+    const auto inst = random_pfsp_instance(rng, 1, 12, 5, 500 + k);
     const Solution order = Solution::flat(shuffled_jobs(inst->jobs, rng));
     const Solution anchors = insertion_anchors(*inst, order);
     ASSERT_EQ(anchors.items().size(), static_cast<std::size_t>(inst->jobs));
@@ -84,7 +80,7 @@ TEST(PfspInsertion, AnchorsBuildTheOrderTheyWereReadFrom) {
 
 TEST(PfspInsertion, NotesRankEveryPlaceByTheMakespanItGives) {
   Rng rng(5);
-  const auto inst = random_instance(9, 3, 77);
+  const auto inst = random_pfsp_instance(rng, 9, 9, 3, 77);
   const std::vector<int> jobs = neh_job_order(*inst);
   const Solution order = Solution::flat(shuffled_jobs(inst->jobs, rng));
   const Solution anchors = insertion_anchors(*inst, order);
