@@ -21,11 +21,16 @@
 #           decoded on LIMIT held-out instances; it starts as soon as its programs are built, beside
 #           the other steps -> train_<variant>.tar.gz (logs, metrics, evaluations, the newest
 #           checkpoint's and the halfway one's weights, and the tokenizer)
+#   prefs   experiments/learning_curves/bopo_vs_sft.sh on cuda (PARALLEL=1: every seed at once) for each
+#           folder .gpu/pref/NAME holding base/ (the SFT checkpoint), tokenizer.model and `env` (its
+#           settings, e.g. "PROBLEM=pfsp STYLE=compact_insert STEPS=60"; data/<stem>.h5 carried), all
+#           at once, stopped FALCON_GPU_PREF_CAP seconds (360) after they start -> prefs.tar.gz (logs,
+#           metrics, wall times, evaluations; no weights), for bopo_vs_sft.py here
 # Time caps (seconds) from the environment: FALCON_GPU_BUILD_CAP (280), FALCON_GPU_TEST_CAP (150);
 # FALCON_GPU_BACKTRACES (4) failing suites get a backtrace.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out=${1:?usage: tools/gpu_check.sh OUT_DIR [test] [parity] [bench] [debug] [hf] [train]}
+out=${1:?usage: tools/gpu_check.sh OUT_DIR [test] [parity] [bench] [debug] [hf] [train] [prefs]}
 shift
 steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(test parity bench)
@@ -78,10 +83,34 @@ if wants train; then  # the training runs first: the other steps share the machi
   train_pid=$!
 fi
 
-step "build"
-nice -n 10 timeout "${FALCON_GPU_BUILD_CAP:-280}" ninja -C "$build" -k 0 -j "$(nproc)" >>"$out/build.log" 2>&1
-step "  rc=$? (build.log)"
-grep -E "error|FAILED" "$out/build.log" | head -40
+if wants prefs; then  # nothing else shares the machine with these runs: their wall times are compared
+  step "build the training programs"
+  capped "${FALCON_GPU_BUILD_CAP:-280}" build.log ninja -C "$build" -j "$(nproc)" falcon_train falcon_eval
+  step "preference runs: $(ls -d .gpu/pref/*/ 2>/dev/null | xargs -n1 basename | tr '\n' ' ')"
+  pref_pids=()
+  for dir in .gpu/pref/*/; do
+    name=$(basename "$dir")
+    mkdir -p "/tmp/pref/$name"
+    # shellcheck disable=SC2046
+    env $(cat "$dir/env") SEEDS="${PREF_SEEDS:-1 2 3}" LIMIT="${LIMIT:-100}" PARALLEL=1 BIN="$build" OUT="/tmp/pref/$name" \
+      BASE="$dir/base" TOKENIZER="$dir/tokenizer.model" REPORT=none TRAIN_ARGS=device=cuda \
+      EVAL_ARGS="device=cuda batch_instances=100" setsid experiments/learning_curves/bopo_vs_sft.sh >"$out/pref_$name.log" 2>&1 &
+    pref_pids+=($!)
+  done
+  cap_end=$((SECONDS + ${FALCON_GPU_PREF_CAP:-360}))
+  any_running() { local pid; for pid; do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
+  while [ $SECONDS -lt $cap_end ] && any_running "${pref_pids[@]}"; do sleep 5; done
+  for pid in "${pref_pids[@]}"; do kill -- -"$pid" 2>/dev/null; done  # the capped ones, with their runs
+  step "  preference runs ended or stopped at $SECONDS s; $(find /tmp/pref -name summary.json | wc -l) evaluations"
+  tar -czf "$out/prefs.tar.gz" --exclude=checkpoints --exclude=final -C /tmp pref
+fi
+
+if wants test || wants parity || wants bench || wants debug; then
+  step "build"
+  nice -n 10 timeout "${FALCON_GPU_BUILD_CAP:-280}" ninja -C "$build" -k 0 -j "$(nproc)" >>"$out/build.log" 2>&1
+  step "  rc=$? (build.log)"
+  grep -E "error|FAILED" "$out/build.log" | head -40
+fi
 
 if wants test; then
   step "ctest"

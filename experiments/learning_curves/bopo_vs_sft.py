@@ -24,7 +24,8 @@ from curves import evaluations, out_dir_and_args, training_clock, wall_at  # noq
 
 ARMS = ("bopo", "grpo", "sft")
 PREFERENCE_ARMS = ("bopo", "grpo")  # sampled groups: their degenerate (skipped) share is reported
-PROBLEM_NAMES = {"tsp": "TSP-20", "jssp": "JSSP 6x6", "mis": "MIS (ER-50)", "mvc": "MVC (ER-50)"}
+PROBLEM_NAMES = {"tsp": "TSP-20", "jssp": "JSSP 6x6", "mis": "MIS (ER-50)", "mvc": "MVC (ER-50)", "cvrp": "CVRP-20",
+                 "op": "OP-20", "pfsp": "PFSP 20x5"}
 
 
 def figures(rows):
@@ -92,15 +93,19 @@ def main():
             table.append(f"| {arm} | {seed} | {step} | {minutes:.1f} | {last['valid']:.1f} | {last['greedy_gap']:.2f} | "
                          f"{last['sample_valid']:.1f} | {last['best8_gap']:.2f} | {groups} |")
 
-    bopo_args = ""
-    if os.path.isfile(os.path.join(runs, "bopo_args")):
-        with open(os.path.join(runs, "bopo_args")) as f:
-            bopo_args = f.read().strip()
+    def setting(name):  # bopo_vs_sft.sh's BOPO_ARGS and TRAIN_ARGS, as written beside the runs
+        if not os.path.isfile(os.path.join(runs, name)):
+            return ""
+        with open(os.path.join(runs, name)) as f:
+            return f.read().strip()
+
+    bopo_args, train_args = setting("bopo_args"), setting("train_args")
     arms_run = [arm for arm in ARMS if finals[arm]]
     lines = [f"# BOPO vs the same wall time of more SFT and GRPO at the same samples, "
              f"{PROBLEM_NAMES.get(problem, problem)} ({held_out} held-out instances)", "",
              "Made by `experiments/learning_curves/bopo_vs_sft.sh` (seeds " + " ".join(seeds) + (
-                 f"; BOPO arm with `{bopo_args}`" if bopo_args else "") + "). "
+                 f"; BOPO arm with `{bopo_args}`" if bopo_args else "") + (
+                 f"; every arm with `{train_args}`" if train_args else "") + "). "
              "Arms run: " + ", ".join(arms_run) + "; all start from the same SFT checkpoint; figures in percent. "
              "`valid` / `greedy gap`: the model alone (greedy, grammar on, repair off; an invalid answer counts "
              "100%). `sample valid` / `best-of-8 gap`: FALCON best of 8 at temperature 0.7 (grammar and repair "

@@ -1,12 +1,13 @@
 #include "falcon/train/bopo.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
 
 namespace falcon::train {
 
-std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense) {
+std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense, bool infeasible_losers) {
   const bool minimize = sense == problems::Sense::kMinimize;
   BopoPairs pairs;
   for (int i = 0; i < static_cast<int>(group.size()); ++i) {
@@ -17,19 +18,35 @@ std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, prob
   }
   if (pairs.best < 0) return std::nullopt;
   const double best = group[pairs.best].objective;
+  std::vector<int> feasible, infeasible;
   std::vector<double> deltas;
   for (int i = 0; i < static_cast<int>(group.size()); ++i) {
-    if (!group[i].feasible || i == pairs.best) continue;
-    pairs.losers.push_back(i);
+    if (i == pairs.best) continue;
+    if (!group[i].feasible) {
+      infeasible.push_back(i);
+      continue;
+    }
+    feasible.push_back(i);
     deltas.push_back(std::fabs(group[i].objective - best));
   }
-  if (deltas.empty()) return std::nullopt;
-  const double mean = std::accumulate(deltas.begin(), deltas.end(), 0.0) / static_cast<double>(deltas.size());
-  if (!(mean > 0.0)) return std::nullopt;
-  for (double d : deltas) {
-    pairs.weights.push_back(d / mean);
-    pairs.coefficients.push_back(d / mean / static_cast<double>(deltas.size()));
+  const double mean =
+      deltas.empty() ? 0.0 : std::accumulate(deltas.begin(), deltas.end(), 0.0) / static_cast<double>(deltas.size());
+  if (mean > 0.0) {  // else w = Delta / mean is undefined: the feasible samples give no pairs
+    for (std::size_t k = 0; k < feasible.size(); ++k) {
+      pairs.losers.push_back(feasible[k]);
+      pairs.weights.push_back(deltas[k] / mean);
+    }
   }
+  if (infeasible_losers) {  // an infeasible sample weighs as the worst feasible one, at least 1
+    double weight = 1.0;
+    for (double w : pairs.weights) weight = std::max(weight, w);
+    for (int i : infeasible) {
+      pairs.losers.push_back(i);
+      pairs.weights.push_back(weight);
+    }
+  }
+  if (pairs.losers.empty()) return std::nullopt;
+  for (double w : pairs.weights) pairs.coefficients.push_back(w / static_cast<double>(pairs.losers.size()));
   return pairs;
 }
 
@@ -52,8 +69,8 @@ struct Candidate {
 
 std::vector<Candidate> candidates(const policy::RolloutItem& item, const std::vector<policy::RolloutSample>& group, bool with_label) {
   std::vector<Candidate> out;
-  for (const auto& s : group)
-    out.push_back({&s.train_tokens, {s.outcome.feasible && !s.train_tokens.empty(), s.outcome.objective}});
+  for (const auto& s : group)  // a sample with no tokens is nobody's pair
+    if (!s.train_tokens.empty()) out.push_back({&s.train_tokens, {s.outcome.feasible, s.outcome.objective}});
   if (with_label && item.reference_objective && !item.reference_tokens.empty())
     out.push_back({&item.reference_tokens, {true, *item.reference_objective}, true});
   return out;
@@ -70,7 +87,7 @@ MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std
     auto cands = candidates(items[g], groups[g], stage.anchor_on_label);
     std::vector<ScoredSample> scores;
     for (const auto& c : cands) scores.push_back(c.score);
-    auto pairs = bopo_pairs(scores, items[g].problem->sense());
+    auto pairs = bopo_pairs(scores, items[g].problem->sense(), stage.infeasible_losers);
     if (!pairs) {
       ++m.skipped_groups;
       continue;

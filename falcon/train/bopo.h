@@ -15,8 +15,8 @@
 
 namespace falcon::train {
 
-// The pairs of one group. coefficient_i = w_i / (K' - 1), so summing coefficient_i * loss_i over
-// the pairs is the paper's per-instance average.
+// The pairs of one group. coefficient_i = w_i / (K' - 1), K' - 1 being the losers, so summing
+// coefficient_i * loss_i over the pairs is the paper's per-instance average.
 struct BopoPairs {
   int best = -1;  // y* (the first one on ties)
   std::vector<int> losers;
@@ -25,7 +25,11 @@ struct BopoPairs {
 };
 // nullopt for a degenerate group (fewer than two feasible samples, or all feasible objectives
 // equal: mean Delta = 0 makes w undefined) — the trainer skips and counts it.
-std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense);
+// Beyond the paper, infeasible_losers: every infeasible sample is a loser too, weighted as the
+// worst feasible loser (at least 1), so a group needs only one feasible sample. The paper's pairs
+// leave the invalid samples alone, and the model's raw validity drifts down as BOPO trains.
+std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense,
+                                    bool infeasible_losers = false);
 
 // -sum_p c_p * log sigmoid(beta * s_p), s_p = logp_winner - logp_loser (minus the same difference
 // under the reference policy when given: DPO-style anchoring). coefficients (P,) carry

@@ -91,6 +91,7 @@ StageSpec read_stage(Config& c, int index) {
     s.sft_weight = c.get_double(base + "sft_weight", 0.0);
     require(s.sft_weight >= 0, c, base + "sft_weight", "must be >= 0");
     s.anchor_on_label = c.get_bool(base + "anchor_on_label", false);
+    s.infeasible_losers = c.get_bool(base + "infeasible_losers", false);
   }
   if (s.kind == StageKind::kDpo) s.reference = "adapters";
   if ((s.kind == StageKind::kBopo && s.reference == "adapters") || s.kind == StageKind::kDpo)

@@ -52,6 +52,7 @@ struct StageSpec {
   bool length_normalise = false;
   double sft_weight = 0.0;         // + sft_weight * NLL(y*) per token
   bool anchor_on_label = false;    // use the reference label as y* when it beats every sample
+  bool infeasible_losers = false;  // beyond the paper: infeasible samples are losers too (bopo.h)
   // Beyond the paper: false leaves the tokens of the echo text's notes out of the loss (SFT: the
   // model is then decoded with computed notes, which write them; sampling stages: out of each
   // sample's log-probability, as its rollouts were decoded with computed notes).

@@ -57,12 +57,15 @@ class BopoVsSft(unittest.TestCase):
             write_run(os.path.join(runs, "sft_seed2"), "sft", 1.0, 120, {120: (0.9, 0.21, 0.6, 0.12)})
             with open(os.path.join(runs, "bopo_args"), "w") as f:
                 f.write("stages[1].sft_weight=1\n")
+            with open(os.path.join(runs, "train_args"), "w") as f:
+                f.write("stages[1].loss_on_notes=false\n")
             out = os.path.join(d, "out")
             os.makedirs(out)
             subprocess.run([sys.executable, SCRIPT, "--out", out, runs, "1", "2"], check=True, capture_output=True)
             with open(os.path.join(out, "bopo_vs_sft.md")) as f:
                 text = f.read()
-            self.assertIn("(seeds 1 2; BOPO arm with `stages[1].sft_weight=1`)", text)
+            self.assertIn("(seeds 1 2; BOPO arm with `stages[1].sft_weight=1`; every arm with "
+                          "`stages[1].loss_on_notes=false`)", text)
             self.assertIn("Starting checkpoint: 90.0% valid, greedy gap 20.00%, sample valid 60.0%, best-of-8 gap 12.00%.",
                           text)
             # The last checkpoint of each run, at its training minutes; BOPO's skip rate over the logged steps.

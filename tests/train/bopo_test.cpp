@@ -48,6 +48,37 @@ TEST(BopoPairs, DegenerateGroupsAreSkipped) {
   EXPECT_FALSE(bopo_pairs({}, Sense::kMinimize).has_value());
 }
 
+TEST(BopoPairs, InfeasibleLosersWeighAsTheWorstFeasibleOne) {
+  // Minimise: 10 is y*, feasible gaps 2 and 6 (weights 0.5, 1.5); both infeasible samples weigh 1.5.
+  auto pairs = bopo_pairs({{true, 10}, {false, 3}, {true, 12}, {true, 16}, {false, 40}}, Sense::kMinimize, true);
+  ASSERT_TRUE(pairs.has_value());
+  EXPECT_EQ(pairs->best, 0);
+  EXPECT_EQ(pairs->losers, (std::vector<int>{2, 3, 1, 4}));
+  const std::vector<double> weights = {0.5, 1.5, 1.5, 1.5};
+  for (std::size_t k = 0; k < weights.size(); ++k) {
+    EXPECT_NEAR(pairs->weights[k], weights[k], 1e-12) << k;
+    EXPECT_NEAR(pairs->coefficients[k], weights[k] / 4.0, 1e-12) << k;  // w / (losers)
+  }
+  // One feasible sample is enough: its pairs are the infeasible ones, weight 1.
+  auto lone = bopo_pairs({{false, 1}, {true, 5}, {false, 2}}, Sense::kMaximize, true);
+  ASSERT_TRUE(lone.has_value());
+  EXPECT_EQ(lone->best, 1);
+  EXPECT_EQ(lone->losers, (std::vector<int>{0, 2}));
+  EXPECT_NEAR(lone->weights[0], 1.0, 1e-12);
+  EXPECT_NEAR(lone->coefficients[1], 0.5, 1e-12);
+  // Feasible ties with y* carry no gap, so only the infeasible sample is a loser.
+  auto ties = bopo_pairs({{true, 7}, {true, 7}, {false, 0}}, Sense::kMinimize, true);
+  ASSERT_TRUE(ties.has_value());
+  EXPECT_EQ(ties->losers, (std::vector<int>{2}));
+  // Still nothing without a feasible anchor, or with nobody to lose.
+  EXPECT_FALSE(bopo_pairs({{false, 1}, {false, 2}}, Sense::kMinimize, true).has_value());
+  EXPECT_FALSE(bopo_pairs({{true, 7}, {true, 7}}, Sense::kMinimize, true).has_value());
+  // Without the option the paper's pairs are unchanged: the infeasible samples are left out.
+  auto paper = bopo_pairs({{true, 10}, {false, 3}, {true, 12}, {true, 16}, {false, 40}}, Sense::kMinimize);
+  ASSERT_TRUE(paper.has_value());
+  EXPECT_EQ(paper->losers, (std::vector<int>{2, 3}));
+}
+
 TEST(BopoLoss, MatchesHandComputedValueAndGradient) {
   auto winner = vec({-1.0, -2.0}).requires_grad_(true);
   auto loser = vec({-3.0, -2.5}).requires_grad_(true);

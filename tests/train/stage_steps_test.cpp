@@ -74,6 +74,37 @@ TEST(StageSteps, BopoLossIsDefinition36OverTheUsedGroups) {
   EXPECT_NEAR(m.loss, expected, 1e-10);
 }
 
+TEST(StageSteps, BopoWithInfeasibleLosersPairsTheInvalidSamplesToo) {
+  torch::manual_seed(1);
+  model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));
+  Fixture f;
+  // Group 1 becomes one feasible sample and one infeasible: a group only with the option.
+  f.groups[1] = {sample({5, 3}, true, 9), sample({6, 6, 3}, false, 0), sample({}, false, 0)};
+  StageSpec stage;
+  stage.kind = StageKind::kBopo;
+  stage.beta = 0.5;
+  stage.infeasible_losers = true;
+  auto m = train_step(lm, {prepare_sampled(f.items, f.groups, stage)}, stage, /*pad_id=*/0);
+  EXPECT_EQ(m.groups, 2);
+  EXPECT_EQ(m.skipped_groups, 0);
+  EXPECT_EQ(m.pairs, 4);  // group 0: two feasible losers and the infeasible one; group 1: one (no tokens, no pair)
+  StageSpec paper = stage;  // the paper's pairs: group 1 has one feasible sample, so it is skipped
+  paper.infeasible_losers = false;
+  auto p = train_step(lm, {prepare_sampled(f.items, f.groups, paper)}, paper, 0);
+  EXPECT_EQ(p.groups, 1);
+  EXPECT_EQ(p.pairs, 2);
+
+  torch::NoGradGuard no_grad;
+  const std::vector<Sequence> seqs = {{{2, 10, 11}, {5, 6, 3}}, {{2, 10, 11}, {6, 5, 3}}, {{2, 10, 11}, {7, 3}},
+                                      {{2, 10, 11}, {8, 8, 8}}, {{2, 12}, {5, 3}}, {{2, 12}, {6, 6, 3}}};
+  const auto lp = score_sequences(lm, seqs, 0).sequence_logp;
+  auto term = [&](int w, int l) { return -std::log1p(std::exp(-0.5 * (lp[w] - lp[l]).item<double>())); };
+  // Group 0: w = (0.5, 1.5) and the infeasible one 1.5, over 3 losers; group 1: w = 1; mean over 2 groups.
+  const double group0 = -(0.5 * term(0, 1) + 1.5 * term(0, 2) + 1.5 * term(0, 3)) / 3.0;
+  const double group1 = -term(4, 5);
+  EXPECT_NEAR(m.loss, (group0 + group1) / 2.0, 1e-10);
+}
+
 TEST(StageSteps, BopoGradientStepWidensTheMarginOfTheBest) {
   torch::manual_seed(2);
   model::CausalLm lm(tiny());
