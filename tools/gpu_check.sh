@@ -23,7 +23,8 @@
 #           checkpoint's and the halfway one's weights, and the tokenizer)
 #   prefs   experiments/learning_curves/bopo_vs_sft.sh on cuda (PARALLEL=1: every seed at once) for each
 #           folder .gpu/pref/NAME holding base/ (the SFT checkpoint), tokenizer.model and `env` (its
-#           settings, e.g. "PROBLEM=pfsp STYLE=compact_insert STEPS=60"; data/<stem>.h5 carried), all
+#           settings as shell assignments, e.g. PROBLEM=pfsp STYLE=compact_insert STEPS=60
+#           BOPO_ARGS="stages[1].infeasible_losers=true"; data/<stem>.h5 carried), all
 #           at once, stopped FALCON_GPU_PREF_CAP seconds (360) after they start -> prefs.tar.gz (logs,
 #           metrics, wall times, evaluations; no weights), for bopo_vs_sft.py here
 # Time caps (seconds) from the environment: FALCON_GPU_BUILD_CAP (280), FALCON_GPU_TEST_CAP (150);
@@ -91,10 +92,10 @@ if wants prefs; then  # nothing else shares the machine with these runs: their w
   for dir in .gpu/pref/*/; do
     name=$(basename "$dir")
     mkdir -p "/tmp/pref/$name"
-    # shellcheck disable=SC2046
-    env $(cat "$dir/env") SEEDS="${PREF_SEEDS:-1 2 3}" LIMIT="${LIMIT:-100}" PARALLEL=1 BIN="$build" OUT="/tmp/pref/$name" \
-      BASE="$dir/base" TOKENIZER="$dir/tokenizer.model" REPORT=none TRAIN_ARGS=device=cuda \
-      EVAL_ARGS="device=cuda batch_instances=100" setsid experiments/learning_curves/bopo_vs_sft.sh >"$out/pref_$name.log" 2>&1 &
+    # env: shell assignments, e.g. BOPO_ARGS="..." TRAIN_ARGS="..." (device=cuda is added to the latter)
+    (set -a && . "$dir/env" && set +a && SEEDS="${PREF_SEEDS:-1 2 3}" LIMIT="${LIMIT:-100}" PARALLEL=1 BIN="$build" \
+      OUT="/tmp/pref/$name" BASE="$dir/base" TOKENIZER="$dir/tokenizer.model" REPORT=none TRAIN_ARGS="device=cuda ${TRAIN_ARGS:-}" \
+      EVAL_ARGS="device=cuda batch_instances=100" exec setsid experiments/learning_curves/bopo_vs_sft.sh) >"$out/pref_$name.log" 2>&1 &
     pref_pids+=($!)
   done
   cap_end=$((SECONDS + ${FALCON_GPU_PREF_CAP:-360}))
