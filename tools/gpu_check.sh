@@ -84,12 +84,13 @@ if wants train; then  # the training runs first: the other steps share the machi
   train_pid=$!
 fi
 
-if wants prefs; then  # nothing else shares the machine with these runs: their wall times are compared
+if wants prefs; then  # name no other step beside it: the arms' wall times are compared
   step "build the training programs"
   capped "${FALCON_GPU_BUILD_CAP:-280}" build.log ninja -C "$build" -j "$(nproc)" falcon_train falcon_eval
   step "preference runs: $(ls -d .gpu/pref/*/ 2>/dev/null | xargs -n1 basename | tr '\n' ' ')"
-  pref_pids=()
+  pref_pids=() && mkdir -p /tmp/pref
   for dir in .gpu/pref/*/; do
+    [ -f "$dir/env" ] || { step "  $dir has no env file: skipped"; continue; }
     name=$(basename "$dir")
     mkdir -p "/tmp/pref/$name"
     # env: shell assignments, e.g. BOPO_ARGS="..." TRAIN_ARGS="..." (device=cuda is added to the latter)
