@@ -24,10 +24,11 @@ from runs import RunsError  # noqa: E402
 from specs import TABLE_SPECS  # noqa: E402
 
 SCALES = {
-    "small": "small: the CPU recipes' models (configs/<recipe>_<p>.yaml: cpu_small, 5.8M parameters, "
-             "SFT 400 steps, then 60 steps of BOPO / GRPO / FOARL each from the same SFT checkpoint "
-             "(experiments/common/train_models.sh), trained on configs/data/<p>.yaml) evaluated on that "
-             "file's test instances (TSP / OP / CVRP / PFSP n 10-30, MIS / MVC 50-100, JSSP 6-15): all 100, "
+    "small": "small: the CPU recipes' models (configs/<recipe>_<p>.yaml: 4 x 128 layers, 1.4M parameters, "
+             "the compact texts that learn (ranked notes for OP / CVRP / MIS / MVC, insertions for PFSP), "
+             "SFT then 60 steps of BOPO / GRPO / FOARL each from the same SFT checkpoint "
+             "(experiments/common/train_models.sh)) evaluated on the test split of the dataset each SFT recipe "
+             "trains on (TSP / OP / CVRP n = 20, MIS / MVC Erdos-Renyi n = 50, PFSP 20 x 5, JSSP 6 x 6): all of it, "
              "or the first LIMIT when the command sets it; the models, data and instance count of each point "
              "are listed under Runs.",
     "paper": "paper: models trained at the paper's scale into runs/paper/<recipe>_<p>/final (Table 7's "

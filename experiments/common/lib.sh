@@ -1,7 +1,8 @@
 # Sourced by experiments/*/run.sh: the scale switch, the checks that name what is missing, and
 # one sweep run from a template. Environment (all optional):
-#   SCALE=small|paper  small (default): the CPU recipes' models runs/<recipe>_<p>/final and their
-#                      data data/<p>.h5; paper: runs/paper/<recipe>_<p>/final and data/<p>_paper.h5
+#   SCALE=small|paper  small (default): the CPU recipes' models runs/<recipe>_<p>/final and the
+#                      dataset configs/sft_<p>.yaml trains on (data/op20.h5, ...);
+#                      paper: runs/paper/<recipe>_<p>/final and data/<p>_paper.h5
 #   PROBLEMS="tsp cvrp"  only these of the table's problems (default: all of them)
 #   THREADS=1          falcon_eval / falcon_datagen threads (default 0 = every core)
 #   LIMIT=20           the first LIMIT test instances of each problem (default 0 = all of them)
@@ -23,11 +24,11 @@ LIMIT=${LIMIT:-0}
 case "$LIMIT" in ''|*[!0-9]*) echo "$EXP: LIMIT=$LIMIT: give a count of test instances (0 = all)" >&2; exit 2 ;; esac
 PY=${PY:-/usr/bin/python3}                  # Debian's, where python3-yaml is (falcon_sweep needs it)
 case "$SCALE" in
-  small) MODELS=${MODELS:-runs}; DATA_SUFFIX=""; RESULTS=results ;;
-  paper) MODELS=${MODELS:-runs/paper}; DATA_SUFFIX=_paper; RESULTS=results_paper ;;
+  small) MODELS=${MODELS:-runs}; RESULTS=results ;;
+  paper) MODELS=${MODELS:-runs/paper}; RESULTS=results_paper ;;
   *) echo "$EXP: SCALE=$SCALE: give SCALE=small or SCALE=paper" >&2; exit 2 ;;
 esac
-DATA_PREFIX=data/
+DATA_PATTERN=""  # when set, every problem's test data: the path with <p> for the problem (Table 2's instances)
 MORE_OVERRIDES=""  # ", key=value, ..." for every falcon_eval point of run_sweep (Table 2: data.over_context=skip)
 RUNS=${RUNS:-runs/experiments/$SCALE}
 COLLECT_ONLY=0
@@ -56,14 +57,27 @@ problems_of() {
 
 model_dir() { echo "$MODELS/$1_$2/final"; }
 
+# The dataset whose test split problem $1's model rows read: at the small scale the one its SFT
+# recipe trains on (configs/sft_<p>.yaml's data.config, e.g. configs/data/op20.yaml -> data/op20.h5),
+# so each model is measured on instances like those it learned from; at the paper's, data/<p>_paper.h5.
+data_file() {
+  local p=$1 stem
+  [ -n "$DATA_PATTERN" ] && { echo "${DATA_PATTERN//<p>/$p}"; return; }
+  if [ "$SCALE" = paper ]; then echo "data/${p}_paper.h5"; return; fi
+  stem=$(sed -n 's|^  config: configs/data/\([A-Za-z0-9_]*\)\.yaml.*$|\1|p' "configs/sft_$p.yaml" 2>/dev/null | head -n 1)
+  echo "data/${stem:-$p}.h5"
+}
+
 # What to do about a missing model of recipe $1 for problem $2 at this scale: the falcon_train command.
 train_hint() {
   local recipe=$1 p=$2 base=$1_$2 extra=""
-  # GRPO / FOARL recipes exist for TSP only; the same recipe on another problem's data is that baseline.
+  # GRPO / FOARL recipes exist for TSP only; their stage on another problem's SFT model is that baseline.
   case "$recipe" in grpo|foarl) base=${recipe}_tsp; [ "$p" != tsp ] && extra=" data.config=configs/data/$p.yaml" ;; esac
   if [ "$SCALE" = paper ]; then
     echo "train it at the paper's scale first: falcon_train configs/$base.yaml data.config=configs/data/${p}_paper.yaml output_dir=$MODELS/${recipe}_$p with the paper's model and stage settings (docs/training.md)"
-  elif [ "$MODELS" != runs ] || [ -n "$extra" ]; then
+  elif [ -n "$extra" ]; then  # the stage from runs/sft_<p>, in that model's shape, text and data
+    echo "run PROBLEMS=$p RECIPES=\"sft $recipe\" MODELS=$MODELS experiments/common/train_models.sh first (the $recipe stage from $MODELS/sft_$p)"
+  elif [ "$MODELS" != runs ]; then
     echo "run falcon_train configs/$base.yaml$extra output_dir=$MODELS/${recipe}_$p first"
   else
     echo "run falcon_train configs/$base.yaml first"
@@ -89,8 +103,8 @@ need_models() {  # $1 recipe, then problems
 need_data() {  # problems; the test split every model row reads
   local p f
   for p in "$@"; do
-    f=$DATA_PREFIX$p$DATA_SUFFIX.h5
-    [ -f "$f" ] || MISSING+=("no dataset at $f: run falcon_datagen configs/data/$p$DATA_SUFFIX.yaml first (falcon_train makes it on first use)")
+    f=$(data_file "$p")
+    [ -f "$f" ] || MISSING+=("no dataset at $f: run falcon_datagen configs/data/$(basename "$f" .h5).yaml first (falcon_train makes it on first use)")
   done
 }
 
@@ -129,8 +143,10 @@ run_sweep() {
     [ ${#have[@]} -eq 0 ] && { echo "$EXP: sweep $name: no $recipe model of $*, nothing to run" >&2; return 0; }
     set -- "${have[@]}"
   fi
+  local data=() q
+  for q in tsp op cvrp mis mvc pfsp jssp; do data+=("DATA_$q=$(data_file $q)"); done
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
-    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" DATA_PREFIX="$DATA_PREFIX" DATA_SUFFIX="$DATA_SUFFIX" \
+    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" "${data[@]}" \
     MORE_OVERRIDES="$MORE_OVERRIDES"
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.

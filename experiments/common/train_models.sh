@@ -50,7 +50,8 @@ mkdir -p "$MODELS/logs"
 # train RECIPE P: one falcon_train run, skipped when its final/ is there.
 train() {
   local recipe=$1 p=$2 out=$MODELS/$1_$2 log=$MODELS/logs/$1_$2.log start=$SECONDS
-  local args=(threads="$THREADS" eval.instances="$EVAL_INSTANCES" output_dir="$out")
+  # eval.computed_notes=auto: the decoder writes the notes of a text that has them, as the tables do
+  local args=(threads="$THREADS" eval.instances="$EVAL_INSTANCES" eval.computed_notes=auto output_dir="$out")
   if [ -f "$out/final/config.json" ]; then echo "train_models: $recipe $p: done before ($out/final)"; return 0; fi
   if [ "$recipe" = sft ]; then
     args=("configs/sft_$p.yaml" "${args[@]}")

@@ -40,7 +40,7 @@ if [ "$COLLECT_ONLY" = 0 ]; then
     THREADS="$(sweep_threads "$RUNS/table2_heuristics")" T2DATA="$T2DATA"
   "$PY" tools/falcon_sweep.py "$RUNS/table2_heuristics/sweep.yaml" --only "${only[@]}" >/dev/null || SWEEP_FAILED=1
   if [ "$ROWS" = all ]; then
-    DATA_PREFIX=$T2DATA/ DATA_SUFFIX=_test  # the model rows read the same instances
+    DATA_PATTERN="$T2DATA/<p>_test.h5"  # the model rows read the same instances
     # An instance too long for the model's context is left out and counted, not a failed point:
     # the bucket's cell says over how many instances its mean is, or "over context".
     MORE_OVERRIDES=", data.over_context=skip"

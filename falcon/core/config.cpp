@@ -102,7 +102,12 @@ YAML::Node load_yaml(const std::string& text, const std::string& source) {
 }
 
 void remove_path(YAML::Node node, const std::vector<Segment>& segs, std::size_t i) {
-  if (!node.IsMap() || segs[i].index >= 0) return;
+  if (segs[i].index >= 0) {  // into a list item (removing the item itself would renumber the others)
+    if (node.IsSequence() && i + 1 < segs.size() && static_cast<std::size_t>(segs[i].index) < node.size())
+      remove_path(node[static_cast<std::size_t>(segs[i].index)], segs, i + 1);
+    return;
+  }
+  if (!node.IsMap()) return;
   if (i + 1 == segs.size()) {
     if (segs[i].key == "*") {
       std::vector<std::string> keys;
@@ -337,6 +342,16 @@ bool Config::get_bool(const std::string& path) const {
   throw Error(where(n, path) + "key '" + path + "': expected true or false, got " + kind_name(n));
 }
 
+std::optional<bool> Config::get_bool_or_auto(const std::string& path) const {
+  const YAML::Node n = require(path);
+  std::string t = n.IsScalar() ? n.Scalar() : "";
+  for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "auto") return std::nullopt;
+  if (t == "true" || t == "yes" || t == "on") return true;
+  if (t == "false" || t == "no" || t == "off") return false;
+  throw Error(where(n, path) + "key '" + path + "': expected true, false or auto, got " + kind_name(n));
+}
+
 std::vector<std::int64_t> Config::get_int_list(const std::string& path) const {
   const int size = list_size(path);
   if (!has(path)) require(path);
@@ -420,6 +435,13 @@ bool Config::get_bool(const std::string& path, bool fallback) {
   if (has(path)) return get_bool(path);
   mark(path);
   set_default(path, YAML::Node(fallback ? "true" : "false"));
+  return fallback;
+}
+
+std::optional<bool> Config::get_bool_or_auto(const std::string& path, std::optional<bool> fallback) {
+  if (has(path)) return get_bool_or_auto(path);
+  mark(path);
+  set_default(path, YAML::Node(!fallback ? "auto" : *fallback ? "true" : "false"));
   return fallback;
 }
 

@@ -12,6 +12,7 @@
 // setting that was in effect, defaults included: the config to store next to what it produced.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -53,6 +54,8 @@ class Config {
   std::uint64_t get_uint(const std::string& path) const;
   double get_double(const std::string& path) const;
   bool get_bool(const std::string& path) const;
+  // true, false or auto (nullopt): a switch whose value the program settles from what it learns later.
+  std::optional<bool> get_bool_or_auto(const std::string& path) const;
   std::vector<std::int64_t> get_int_list(const std::string& path) const;
   std::vector<std::string> get_string_list(const std::string& path) const;
   // A map of scalars, read as text (free-form keys that another reader checks, e.g. the
@@ -65,6 +68,7 @@ class Config {
   std::uint64_t get_uint(const std::string& path, std::uint64_t fallback);
   double get_double(const std::string& path, double fallback);
   bool get_bool(const std::string& path, bool fallback);
+  std::optional<bool> get_bool_or_auto(const std::string& path, std::optional<bool> fallback);
 
   // Declares `path` and everything below it known without reading it (e.g. a section another
   // program reads), so check_unused() accepts it and lists it among the known keys.

@@ -122,7 +122,19 @@ DataSpec read_data(Config& c) {
   return d;
 }
 
-RowSpec read_row(Config& c, const std::string& base) {
+// A row's computed_notes: true, false or auto; absent, `fallback`'s (the top-level key's) setting.
+// Returns the key the setting came from, for the errors that follow.
+std::string read_computed_notes(Config& c, const std::string& key, const RowSpec& fallback, RowSpec& r) {
+  r.computed_notes = fallback.computed_notes;
+  r.computed_notes_auto = fallback.computed_notes_auto;
+  if (!c.has(key)) return "computed_notes";
+  const std::optional<bool> on = c.get_bool_or_auto(key);
+  r.computed_notes_auto = !on;
+  r.computed_notes = on.value_or(false);
+  return key;
+}
+
+RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_notes) {
   RowSpec r;
   const std::string key = base + ".type";
   const std::string type = c.get_string(key);
@@ -179,10 +191,12 @@ RowSpec read_row(Config& c, const std::string& base) {
   r.repair = c.get_bool(base + ".repair", true);
   r.semantic_mask = c.get_bool(base + ".semantic_mask", false);
   require(!r.semantic_mask || r.grammar, c, base + ".semantic_mask", "needs grammar: true (it reads the grammar's text)");
-  r.computed_notes = c.get_bool(base + ".computed_notes", false);
-  require(!r.computed_notes || r.grammar, c, base + ".computed_notes", "needs grammar: true (it reads the grammar's text)");
-  require(!(r.computed_notes && r.semantic_mask), c, base + ".computed_notes",
-          "cannot be combined with semantic_mask (the semantic mask does not read notes)");
+  const std::string notes_key = read_computed_notes(c, base + ".computed_notes", default_notes, r);
+  const std::string inherited =  // the top-level setting reaches this row: say which row, and how to opt it out
+      notes_key == base + ".computed_notes" ? "" : " in " + base + " (give it computed_notes: false)";
+  require(!r.computed_notes || r.grammar, c, notes_key, "needs grammar: true (it reads the grammar's text)" + inherited);
+  require(!(r.computed_notes && r.semantic_mask), c, notes_key,
+          "cannot be combined with semantic_mask (the semantic mask does not read notes)" + inherited);
   return r;
 }
 
@@ -208,6 +222,14 @@ int RowSpec::budget() const {
   return 0;
 }
 
+void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes) {
+  for (auto& r : rows) {
+    if (!r.computed_notes_auto) continue;
+    r.computed_notes = model_writes_notes && r.grammar && !r.semantic_mask;
+    r.computed_notes_auto = false;
+  }
+}
+
 bool EvalSpec::needs_model() const {
   for (const auto& r : rows)
     if (r.uses_model()) return true;
@@ -229,12 +251,16 @@ EvalSpec read_eval_spec(Config& c) {
 
   require(c.has("method") != c.has("rows"), c, "method",
           "or rows: give exactly one (method: {type: adaptive} for one row, rows: [...] for a table)");
+  RowSpec default_notes;  // the top-level computed_notes: every model row's unless it says otherwise
+  const std::optional<bool> notes = c.get_bool_or_auto("computed_notes", false);
+  default_notes.computed_notes_auto = !notes;
+  default_notes.computed_notes = notes.value_or(false);
   if (c.has("method")) {
-    s.rows.push_back(read_row(c, "method"));
+    s.rows.push_back(read_row(c, "method", default_notes));
   } else {
     const int n = c.list_size("rows");
     require(n > 0, c, "rows", "must list at least one row, e.g. [{type: greedy}, {type: solver:reference}]");
-    for (int i = 0; i < n; ++i) s.rows.push_back(read_row(c, "rows[" + std::to_string(i) + "]"));
+    for (int i = 0; i < n; ++i) s.rows.push_back(read_row(c, "rows[" + std::to_string(i) + "]", default_notes));
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < i; ++j)
         require(s.rows[i].name != s.rows[j].name, c, "rows[" + std::to_string(i) + "].name",

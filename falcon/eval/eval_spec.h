@@ -57,6 +57,7 @@ struct RowSpec {
   bool repair = true;
   bool semantic_mask = false;
   bool computed_notes = false;  // the decoder writes an echo text's notes (decoding/computed_notes.h)
+  bool computed_notes_auto = false;  // computed_notes: auto, settled by settle_auto_notes once the model is known
   Match match = Match::kSolution;
   // solver rows
   std::string solver;           // "nearest_neighbor", "reference", ...
@@ -64,6 +65,10 @@ struct RowSpec {
   bool uses_model() const { return kind != MethodKind::kSolver; }
   int budget() const;           // the most samples an instance can draw (1 for greedy, 0 for solvers)
 };
+
+// Rows with computed_notes: auto get the notes computed where the model's text writes notes and
+// the row can compute them (grammar on, no semantic mask); the others write their own.
+void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes);
 
 struct PlotSpec {
   std::string file;      // .svg or .png (needs rsvg-convert); "" = no picture

@@ -12,7 +12,7 @@ void require(bool ok, const Config& config, const std::string& path, const std::
   if (!ok) throw Error(at(config, path) + " " + what);
 }
 
-RolloutSpec read_rollout(Config& c, const std::string& base) {
+RolloutSpec read_rollout(Config& c, const std::string& base, const problems::TextStyle& style) {
   RolloutSpec r;
   r.samples_per_instance = static_cast<int>(c.get_int(base + "samples_per_instance", r.samples_per_instance));
   require(r.samples_per_instance >= 2, c, base + "samples_per_instance", "must be at least 2 (pairs need two samples)");
@@ -24,17 +24,21 @@ RolloutSpec read_rollout(Config& c, const std::string& base) {
   r.grammar = c.get_bool(base + "grammar", r.grammar);
   r.semantic_mask = c.get_bool(base + "semantic_mask", r.semantic_mask);
   require(!r.semantic_mask || r.grammar, c, base + "semantic_mask", "needs grammar: true (it reads the grammar's text)");
-  r.computed_notes = c.get_bool(base + "computed_notes", r.computed_notes);
+  // auto: computed where the text writes notes and the mask can compute them
+  r.computed_notes = c.get_bool_or_auto(base + "computed_notes", r.computed_notes)
+                         .value_or(problems::writes_notes(style) && r.grammar && !r.semantic_mask);
   require(!r.computed_notes || r.grammar, c, base + "computed_notes", "needs grammar: true (it reads the grammar's text)");
   require(!(r.computed_notes && r.semantic_mask), c, base + "computed_notes",
           "cannot be combined with semantic_mask (the semantic mask does not read notes)");
+  require(!r.computed_notes || problems::writes_notes(style), c, base + "computed_notes",
+          "needs a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert; or auto)");
   r.repair = c.get_bool(base + "repair", r.repair);
   r.max_new_tokens = static_cast<int>(c.get_int(base + "max_new_tokens", r.max_new_tokens));
   require(r.max_new_tokens >= 0, c, base + "max_new_tokens", "must be >= 0 (0 = sized from the instance)");
   return r;
 }
 
-StageSpec read_stage(Config& c, int index) {
+StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
   const std::string base = "stages[" + std::to_string(index) + "].";
   StageSpec s;
   s.kind = stage_kind_from_string(c.get_string(base + "type"), at(c, base + "type"));
@@ -75,7 +79,7 @@ StageSpec read_stage(Config& c, int index) {
   require(s.lora.rank == 0 || !s.lora.target_modules.empty(), c, base + "lora.target_modules",
           "must name at least one module with lora.rank > 0 (e.g. [q_proj, v_proj]), or set lora.rank: 0");
 
-  if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.");
+  if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.", style);
   s.loss_on_notes = c.get_bool(base + "loss_on_notes", true);
   require(s.loss_on_notes || !samples_policy(s.kind) || s.rollout.computed_notes, c, base + "loss_on_notes",
           "can be false in a sampling stage only with rollout.computed_notes: true (else the model writes its notes)");
@@ -175,7 +179,7 @@ Recipe read_recipe(Config& c) {
 
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");
-  for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i));
+  for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i, r.text_style));
   for (int i = 0; i < n_stages; ++i)
     require(r.stages[i].loss_on_notes || problems::writes_notes(r.text_style), c,
             "stages[" + std::to_string(i) + "].loss_on_notes",
@@ -201,7 +205,8 @@ Recipe read_recipe(Config& c) {
   require(r.eval.samples >= 1, c, "eval.samples", "must be at least 1");
   bool notes_untrained = false;
   for (const auto& stage : r.stages) notes_untrained = notes_untrained || !stage.loss_on_notes;
-  r.eval.computed_notes = c.get_bool("eval.computed_notes", notes_untrained);
+  r.eval.computed_notes = c.get_bool_or_auto("eval.computed_notes", notes_untrained)  // auto: where the text writes notes
+                              .value_or(problems::writes_notes(r.text_style));
   require(!r.eval.computed_notes || problems::writes_notes(r.text_style), c, "eval.computed_notes",
           "needs a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
 

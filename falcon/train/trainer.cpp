@@ -143,8 +143,26 @@ json resume_point(const std::string& checkpoints, bool resume, std::string* dir)
   return state;
 }
 
-// Settings that may change between a run and its resumption without changing results.
-const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed"};
+// Settings that may change between a run and its resumption without changing results (output_dir:
+// a run folder moved elsewhere resumes).
+const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed",
+                                                      "output_dir"};
+
+// What resuming stage s may change besides those: at a constant rate, the stage's length (the steps
+// already taken are the same whatever the total, so a run can be made longer or cut where a longer
+// one has passed). Throws when the checkpoint is past the stage's new end.
+std::vector<std::string> resume_ignored_paths(const StageSpec& stage, int s, std::int64_t next_step,
+                                              std::int64_t total_steps, const std::string& resume_dir) {
+  auto paths = kResumeIgnoredPaths;
+  if (stage.lr.kind != ScheduleKind::kConstant) return paths;
+  if (next_step > total_steps)
+    throw Error(resume_dir + ": the checkpoint is at step " + std::to_string(next_step) + " of stage '" + stage.name +
+                "', past its " + std::to_string(total_steps) + " steps; resume with at least " +
+                std::to_string(next_step) + " steps, or train from an earlier checkpoint");
+  const std::string base = "stages[" + std::to_string(s) + "].";
+  paths.insert(paths.end(), {base + "steps", base + "epochs"});
+  return paths;
+}
 
 // A checkpoint's recipe as this program reads it: keys added since it was written get their
 // defaults, the way the run's own config got them.
@@ -340,9 +358,10 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   schedule.total_steps = stage_steps(stage, run.train_set.examples.size());
   std::int64_t step = 0;
   if (s == run.resume_stage && !run.resume_dir.empty()) {
-    model::load_checkpoint(run.resume_dir, *model, &optimizer,
-                           {run.config_yaml, kResumeIgnoredPaths, stored_recipe_with_defaults});
     step = run.resume_state.value("next_step", std::int64_t{0});
+    model::load_checkpoint(run.resume_dir, *model, &optimizer,
+                           {run.config_yaml, resume_ignored_paths(stage, s, step, schedule.total_steps, run.resume_dir),
+                            stored_recipe_with_defaults});
   }
   // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
   // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.

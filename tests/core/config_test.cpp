@@ -50,6 +50,9 @@ TEST(Config, TypedGettersReadValuesAndDefaults) {
   EXPECT_EQ(c.get_string("label.method"), "neh");
   EXPECT_EQ(c.get_int("threads", 4), 4);
   EXPECT_EQ(c.get_bool("label.check", true), true);
+  EXPECT_EQ(c.get_bool_or_auto("label.check"), std::optional<bool>(true));
+  EXPECT_EQ(c.get_bool_or_auto("notes", std::nullopt), std::nullopt);  // absent: the default, written as auto
+  EXPECT_NE(c.to_yaml().find("notes: auto"), std::string::npos);
   EXPECT_TRUE(c.is_map("sizes"));
   EXPECT_TRUE(c.is_list("distributions"));
   EXPECT_FALSE(c.has("missing"));
@@ -90,6 +93,7 @@ TEST(Config, TypeErrorsNameKeyAndLine) {
   EXPECT_THAT(error_of([&] { c.get_int("x"); }), HasSubstr("expected an integer, got '1.5'"));
   EXPECT_THAT(error_of([&] { c.get_int_list("list"); }), HasSubstr("key 'list': expected a list"));
   EXPECT_THAT(error_of([&] { c.get_bool("flag"); }), HasSubstr("expected true or false"));
+  EXPECT_THAT(error_of([&] { c.get_bool_or_auto("flag"); }), HasSubstr("t.yaml:4: key 'flag': expected true, false or auto, got 'maybe'"));
   EXPECT_THAT(error_of([&] { c.get_uint("neg"); }), HasSubstr("expected a non-negative integer"));
   EXPECT_THAT(error_of([&] { c.get_string("absent"); }), HasSubstr("missing required key 'absent'"));
   EXPECT_THAT(error_of([] { Config::from_string("a: [1, 2\n", "bad.yaml"); }), HasSubstr("bad.yaml:"));
@@ -161,6 +165,11 @@ TEST(Config, DifferencesAndPrunedCopies) {
   EXPECT_EQ(Config::first_difference(a.to_yaml_without(ignore), b.to_yaml_without(ignore)), "label.method");
   EXPECT_EQ(Config::first_difference("a: [1, 2]", "a: [1, 3]"), "a[1]");
   EXPECT_EQ(Config::first_difference("a: 1", "a: 1\nb: 2"), "b");
+  // A key inside one list item: the same key of the other items still counts.
+  Config c = Config::from_string("stages: [{steps: 5, lr: 1}, {steps: 3, lr: 2}]\n", "c");
+  Config d = Config::from_string("stages: [{steps: 9, lr: 1}, {steps: 4, lr: 2}]\n", "d");
+  const std::vector<std::string> first = {"stages[0].steps", "stages[7].steps", "stages[1]"};
+  EXPECT_EQ(Config::first_difference(c.to_yaml_without(first), d.to_yaml_without(first)), "stages[1].steps");
 }
 
 }  // namespace

@@ -58,6 +58,47 @@ rows:
   EXPECT_TRUE(spec.needs_model());
 }
 
+TEST(EvalSpec, AutoComputedNotesFollowTheModelsText) {
+  auto c = Config::from_string(kFiles + R"(
+model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_DATA_DIR R"(/tokenizer/tiny_bpe.model}
+computed_notes: auto
+rows:
+  - {type: greedy, name: inherits}
+  - {type: greedy, name: own notes, computed_notes: false}
+  - {type: greedy, name: no grammar, grammar: false}
+  - {type: fixed, n: 2, name: semantic, semantic_mask: true}
+  - {type: solver:reference}
+)", "<eval>");
+  const auto spec = read_eval_spec(c);
+  c.check_unused();
+  EXPECT_TRUE(spec.rows[0].computed_notes_auto);
+  EXPECT_FALSE(spec.rows[1].computed_notes_auto);
+
+  auto with_notes = spec.rows;  // a compact_ranked model: computed where the row can compute them
+  settle_auto_notes(with_notes, true);
+  EXPECT_TRUE(with_notes[0].computed_notes);
+  EXPECT_FALSE(with_notes[1].computed_notes);  // its own setting wins
+  EXPECT_FALSE(with_notes[2].computed_notes);  // no grammar to read
+  EXPECT_FALSE(with_notes[3].computed_notes);  // the semantic mask does not read notes
+  for (const auto& r : with_notes) EXPECT_FALSE(r.computed_notes_auto);
+
+  auto without = spec.rows;  // a paper or compact model writes no notes
+  settle_auto_notes(without, false);
+  for (const auto& r : without) EXPECT_FALSE(r.computed_notes);
+
+  // The top-level true reaches every model row; a row that cannot take it is named with its fix.
+  const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
+                            "/tokenizer/tiny_bpe.model}\n";
+  auto on = Config::from_string(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: fixed, n: 2}]\n", "<eval>");
+  for (const auto& r : read_eval_spec(on).rows) EXPECT_TRUE(r.computed_notes);
+  EXPECT_NE(error_of(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: greedy, name: raw, grammar: false}]\n")
+                .find("<eval>: computed_notes needs grammar: true (it reads the grammar's text) in rows[1] (give it computed_notes: false)"),
+            std::string::npos);
+  EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, computed_notes: sometimes}]\n")
+                .find("key 'rows[0].computed_notes': expected true, false or auto"),
+            std::string::npos);
+}
+
 TEST(EvalSpec, ErrorsNameTheKeyPath) {
   EXPECT_NE(error_of(kFiles + "method: {type: adaptive, tua: 0.9}\nmodel: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR "/tokenizer/tiny_bpe.model}\n").find("method.tua"),
             std::string::npos);

@@ -291,7 +291,7 @@ class Templates(unittest.TestCase):
     def test_templates_expand_to_valid_sweeps(self):
         import falcon_sweep
         values = {"BUILD": "build", "EVAL": "experiments/table1_main/eval_falcon.yaml", "OUT": "runs/x",
-                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", "DATA_PREFIX": "data/", "DATA_SUFFIX": "",
+                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", **{f"DATA_{p}": f"data/{p}.h5" for p in specs.PROBLEMS},
                   "MORE_OVERRIDES": ", data.over_context=skip"}
         with tempfile.TemporaryDirectory() as tmp:
             for template, given, points in (

@@ -105,6 +105,28 @@ TEST(Recipe, LeavingNotesOutOfTheLossNeedsANoteTextAndTurnsOnComputedNotesInEval
   EXPECT_FALSE(read_recipe(bopo).stages[0].loss_on_notes);
   auto plain = Config::from_string(base + "text: {style: compact_state}\nstages: [{type: sft}]", "<recipe>");
   EXPECT_FALSE(read_recipe(plain).eval.computed_notes);
+  expect_error(base + "text: {style: compact}\nstages: [{type: bopo, steps: 2, rollout: {computed_notes: true}}]",
+               "stages[0].rollout.computed_notes needs a text that writes notes");
+}
+
+// auto: one preference stage and evaluation for every problem's model, computing the notes of the
+// texts that have them.
+TEST(Recipe, AutoComputedNotesFollowTheText) {
+  const std::string base = "output_dir: x\ndata: {config: c.yaml}\ntokenizer: {numbers: whole_ids, vocab_size: 2400}\n";
+  const std::string stages = "\nstages: [{type: grpo, steps: 2, rollout: {computed_notes: auto}}, "
+                             "{type: bopo, steps: 2, rollout: {computed_notes: auto, grammar: false}}]\neval: {computed_notes: auto}";
+  auto ranked = Config::from_string(base + "text: {style: compact_ranked}" + stages, "<recipe>");
+  const auto with_notes = read_recipe(ranked);
+  ranked.check_unused();
+  EXPECT_TRUE(with_notes.stages[0].rollout.computed_notes);
+  EXPECT_FALSE(with_notes.stages[1].rollout.computed_notes);  // no grammar to read them from
+  EXPECT_TRUE(with_notes.eval.computed_notes);
+  auto compact = Config::from_string(base + "text: {style: compact}" + stages, "<recipe>");
+  const auto without = read_recipe(compact);
+  EXPECT_FALSE(without.stages[0].rollout.computed_notes);
+  EXPECT_FALSE(without.eval.computed_notes);
+  expect_error(base + "stages: [{type: bopo, steps: 2, rollout: {computed_notes: often}}]",
+               "expected true, false or auto");
 }
 
 TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {

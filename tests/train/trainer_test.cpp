@@ -230,6 +230,63 @@ TEST_F(TrainerTest, ResumeReadsAKeyAddedSinceTheCheckpointAtItsDefault) {
   }
 }
 
+// At a constant rate a stage's steps do not depend on its length: a run stopped early, moved to
+// another folder and resumed as a shorter run ends bit for bit as that run does. Another schedule,
+// or a checkpoint past the new end, is refused.
+TEST_F(TrainerTest, ResumeMayChangeTheLengthOfAConstantRateStageAndTheFolder) {
+  auto constant = [&](const std::string& run, int sft_steps) {
+    auto config = recipe(run);
+    config.set_overrides({"stages[0].schedule=constant", "stages[0].steps=" + std::to_string(sft_steps)});
+    return config;
+  };
+  {
+    auto config = constant("short", 4);
+    run_training(config, options());
+  }
+  auto o = options();
+  o.stop_after_steps = 4;
+  {
+    auto config = constant("long", 20);
+    EXPECT_TRUE(run_training(config, o).stopped_early);
+  }
+  fs::rename(dir_ / "long", dir_ / "moved");
+  o.resume = true;
+  o.stop_after_steps = 0;
+  {
+    auto config = constant("moved", 4);
+    EXPECT_FALSE(run_training(config, o).stopped_early);
+  }
+  const auto a = final_weights("short"), b = final_weights("moved");
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [name, tensor] : a) {
+    ASSERT_TRUE(b.count(name)) << name;
+    EXPECT_TRUE(torch::equal(tensor, b.at(name))) << name << " differs";
+  }
+
+  auto error_of = [&](Config config) -> std::string {
+    try {
+      run_training(config, o);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  auto fresh = options();
+  fresh.stop_after_steps = 2;
+  {
+    auto config = constant("again", 20);
+    run_training(config, fresh);
+  }
+  EXPECT_NE(error_of(constant("again", 1)).find("at step 2 of stage 'sft', past its 1 steps"), std::string::npos);
+  {
+    auto config = recipe("cosine");  // the default schedule: its decay depends on the length
+    run_training(config, fresh);
+  }
+  auto longer = recipe("cosine");
+  longer.set_override("stages[0].steps=8");
+  EXPECT_NE(error_of(std::move(longer)).find("key 'stages"), std::string::npos);
+}
+
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {
   auto o = options();
   o.stop_after_steps = 2;

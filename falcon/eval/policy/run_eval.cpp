@@ -90,7 +90,7 @@ std::string resolved_eval_config(Config& config) {
 }
 
 EvalReport run_eval(Config& config, const EvalOptions& options) {
-  const EvalSpec spec = read_checked(config);
+  EvalSpec spec = read_checked(config);
   const std::string plot_file = options.plot_file.empty() ? spec.plot.file : options.plot_file;
   if (!plot_file.empty()) check_picture_file(plot_file, options.plot_file.empty() ? "plot.file" : "--plot");
   auto instances = load_eval_instances(spec.data);
@@ -106,6 +106,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
     // The model reads and writes its own text style: prompts, grammar and parsing follow it.
     for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
+    settle_auto_notes(spec.rows, problems::writes_notes(policy->style));
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
     auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
                                spec.data.skip_over_context);
