@@ -40,13 +40,36 @@ struct TrainArgs {
   int threads = 1;
   std::string text_style = "paper";
   int candidates = 0;
+  std::vector<std::string> problem_styles;  // PROBLEM=STYLE[:CANDIDATES]: a problem written otherwise
 };
+
+// The text the corpus is written in: --text-style / --candidates, and each --problem-style.
+falcon::problems::TextStyle text_style_of(const TrainArgs& args) {
+  auto style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
+  for (const auto& spec : args.problem_styles) {
+    const std::string where = "--problem-style " + spec;
+    const auto equals = spec.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw Error(where + ": give PROBLEM=STYLE or PROBLEM=STYLE:CANDIDATES (e.g. op=compact_ranked:4)");
+    const auto colon = spec.find(':', equals);
+    const std::string name = spec.substr(equals + 1, colon == std::string::npos ? std::string::npos : colon - equals - 1);
+    int candidates = args.candidates;
+    if (colon != std::string::npos) {
+      const std::string digits = spec.substr(colon + 1);
+      if (digits.empty() || digits.size() > 3 || digits.find_first_not_of("0123456789") != std::string::npos)
+        throw Error(where + ": '" + digits + "' is not a candidate count");
+      candidates = std::stoi(digits);
+    }
+    falcon::problems::set_problem_text_style(style, spec.substr(0, equals), name, candidates, where);
+  }
+  return style;
+}
 
 // `--generate count=8,n=20,seed=1`: keys of falcon::text::CorpusOptions.
 falcon::text::CorpusOptions generate_options(const TrainArgs& args) {
   falcon::text::CorpusOptions options;
   options.problems = args.problems;
-  options.style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
+  options.style = text_style_of(args);
   for (const auto& [key, value] : falcon::parse_key_values(args.generate, "--generate")) {
     char* end = nullptr;
     const long long number = std::strtoll(value.c_str(), &end, 10);
@@ -75,7 +98,7 @@ int run_train(const TrainArgs& args) {
     falcon::text::DatasetCorpusOptions options;
     options.split = args.split;
     options.limit = args.limit;
-    options.style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
+    options.style = text_style_of(args);
     for (const auto& path : args.datasets)
       for (auto& c : falcon::text::dataset_corpus(path, options)) corpus.push_back(std::move(c));
   } else {
@@ -145,8 +168,10 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--numbers", train.numbers,
                         "plain (default), split_digits, whole (each integer 0..999 one piece), or whole_ids "
                         "(whole, and each ID #0..#999 one piece: the compact text style's)");
-  train_cmd->add_option("--text-style", train.text_style, "paper (default), compact, compact_echo or compact_state: the text the model reads and writes");
+  train_cmd->add_option("--text-style", train.text_style, "paper (default), compact, compact_echo, compact_state, compact_ranked or compact_insert: the text the model reads and writes");
   train_cmd->add_option("--candidates", train.candidates, "compact style: nearest-neighbour IDs per node clause (default 0)");
+  train_cmd->add_option("--problem-style", train.problem_styles,
+                        "PROBLEM=STYLE[:CANDIDATES]: that problem's text, for a model of several problems (repeat)");
   train_cmd->add_option("--model-type", train.model_type, "bpe (default) or unigram");
   train_cmd->add_option("--threads", train.threads, "training threads (default 1)");
   std::string model, text;

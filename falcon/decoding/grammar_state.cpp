@@ -142,7 +142,8 @@ GrammarState make_grammar_state(const problems::Problem& problem, std::shared_pt
   std::optional<SemanticTracker> semantic;  // an echo style's problem refuses it: it would read notes as indices
   if (options.semantic) semantic.emplace(problem.semantic_constraint(instance), problem.text_format().nested);
   std::optional<ComputedNotes> notes;
-  if (options.computed_notes) notes.emplace(problem, instance);
+  // Where the text has notes: a model of several problems may write some of them without.
+  if (options.computed_notes && problem.text_format().echo) notes.emplace(problem, instance);
   return GrammarState(std::move(automaton), std::move(semantic), std::move(notes));
 }
 

@@ -13,6 +13,7 @@ void write_text_style(const std::string& dir, const problems::TextStyle& style) 
   nlohmann::ordered_json j;
   j["style"] = style.name;
   j["candidates"] = style.candidates;
+  for (const auto& p : style.per_problem) j["problems"][p.problem] = {{"style", p.name}, {"candidates", p.candidates}};
   write_file_atomic(dir + "/" + kTextStyleFile, j.dump(2) + "\n");
 }
 
@@ -20,11 +21,22 @@ problems::TextStyle read_text_style(const std::string& dir) {
   const std::string path = dir + "/" + kTextStyleFile;
   if (!std::filesystem::exists(path)) return {};
   const auto j = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object() || !j.contains("style") || !j["style"].is_string() ||
-      (j.contains("candidates") && !j["candidates"].is_number_integer()))
-    throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\" | \"compact_insert\", \"candidates\": k}); "
-                       "rewrite it or delete it to read the model as the paper's style");
-  return problems::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
+  auto one_style = [](const nlohmann::json& o) {  // {"style": name, "candidates": k}
+    return o.is_object() && o.contains("style") && o["style"].is_string() &&
+           (!o.contains("candidates") || o["candidates"].is_number_integer());
+  };
+  bool ok = one_style(j) && (!j.contains("problems") || j["problems"].is_object());
+  if (ok && j.contains("problems"))
+    for (const auto& [problem, own] : j["problems"].items()) ok = ok && one_style(own);
+  if (!ok)
+    throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\" | \"compact_insert\", \"candidates\": k, "
+                       "optionally \"problems\": {\"op\": {\"style\": ..., \"candidates\": k}}}); rewrite it or delete it to read the model as the paper's style");
+  auto style = problems::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
+  if (j.contains("problems"))
+    for (const auto& [problem, own] : j["problems"].items())
+      problems::set_problem_text_style(style, problem, own["style"].get<std::string>(), own.value("candidates", 0),
+                                       path + ": problems." + problem);
+  return style;
 }
 
 }  // namespace falcon::eval

@@ -1,5 +1,6 @@
 #include "falcon/problems/text_style.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -9,6 +10,7 @@
 #include <utility>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/registry.h"
 
 namespace falcon::problems {
 namespace {
@@ -169,20 +171,52 @@ TextStyle make_text_style(std::string_view name, int candidates, const std::stri
     throw Error(where + ": candidates must be in 0.." + std::to_string(kMaxCandidates) + ", got " + std::to_string(candidates));
   if (name == "paper" && candidates != 0)
     throw Error(where + ": candidates needs the compact text style (the paper's prompt has no candidate lists)");
-  return TextStyle{std::string(name), candidates};
+  return TextStyle{std::string(name), candidates, {}};
+}
+
+void set_problem_text_style(TextStyle& style, std::string_view problem, std::string_view name, int candidates,
+                            const std::string& where) {
+  try {
+    problem_by_name(problem);
+  } catch (const Error& e) {  // an unknown problem: the message lists the known ones
+    throw Error(where + ": " + e.what());
+  }
+  const TextStyle own = make_text_style(name, candidates, where);
+  auto& list = style.per_problem;
+  const auto at = std::lower_bound(list.begin(), list.end(), problem,
+                                   [](const ProblemTextStyle& p, std::string_view q) { return p.problem < q; });
+  if (at != list.end() && at->problem == problem)
+    throw Error(where + ": " + std::string(problem) + " has a text style already");
+  list.insert(at, ProblemTextStyle{std::string(problem), own.name, own.candidates});
+}
+
+TextStyle TextStyle::for_problem(std::string_view problem) const {
+  for (const auto& p : per_problem)
+    if (p.problem == problem) return TextStyle{p.name, p.candidates, {}};
+  return TextStyle{name, candidates, {}};
 }
 
 bool writes_notes(const TextStyle& style) {
-  const std::optional<Notes> notes = notes_of(style.name);
-  return notes.has_value() && *notes != Notes::kNone;
+  auto notes_in = [](const std::string& name) {
+    const std::optional<Notes> notes = notes_of(name);
+    return notes.has_value() && *notes != Notes::kNone;
+  };
+  bool any = notes_in(style.name);
+  for (const auto& p : style.per_problem) any = any || notes_in(p.name);
+  return any;
 }
 
 std::string describe(const TextStyle& style) {
-  if (style.candidates == 0) return style.name;
-  return style.name + ", " + std::to_string(style.candidates) + " candidates";
+  auto one = [](const std::string& name, int candidates) {
+    return candidates == 0 ? name : name + ", " + std::to_string(candidates) + " candidates";
+  };
+  std::string text = one(style.name, style.candidates);
+  for (const auto& p : style.per_problem) text += "; " + p.problem + ": " + one(p.name, p.candidates);
+  return text;
 }
 
-const Problem& with_text_style(const Problem& base, const TextStyle& style) {
+const Problem& with_text_style(const Problem& base, const TextStyle& all) {
+  const TextStyle style = all.for_problem(base.name());
   if (style.name == "paper") return base;
   const std::optional<Notes> found = notes_of(style.name);
   if (!found) throw Error("text style '" + style.name + "' is not one of " + std::string(kKnownStyles));

@@ -1,5 +1,7 @@
 #include "falcon/train/recipe.h"
 
+#include <algorithm>
+
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
 
@@ -161,8 +163,20 @@ Recipe read_recipe(Config& c) {
 
   r.text_style = problems::make_text_style(c.get_string("text.style", "paper"),
                                            static_cast<int>(c.get_int("text.candidates", 0)), at(c, "text"));
-  require(r.text_style.name == "paper" || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
-          "tokenizer.numbers", "must be whole_ids with text.style: " + r.text_style.name +
+  // A model of several problems may write each its own way: text.problems.<p>.{style, candidates},
+  // each defaulting to text.style / text.candidates.
+  for (const auto& problem : c.keys("text.problems")) {
+    const std::string base = "text.problems." + problem;
+    require(c.is_map(base), c, base, "must be a map such as {style: compact_ranked, candidates: 0}");
+    problems::set_problem_text_style(r.text_style, problem, c.get_string(base + ".style", r.text_style.name),
+                                     static_cast<int>(c.get_int(base + ".candidates", r.text_style.candidates)),
+                                     at(c, base));
+  }
+  std::vector<std::string> styles = {r.text_style.name};
+  for (const auto& p : r.text_style.per_problem) styles.push_back(p.name);
+  const auto compact = std::find_if(styles.begin(), styles.end(), [](const std::string& s) { return s != "paper"; });
+  require(compact == styles.end() || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
+          "tokenizer.numbers", "must be whole_ids with text.style: " + (compact == styles.end() ? "" : *compact) +
                                    " (its IDs #k and numbers must be whole pieces)");
 
   if (c.is_list("data.config")) {

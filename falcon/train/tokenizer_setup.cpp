@@ -44,6 +44,8 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string
                                    "--vocab", std::to_string(recipe.tokenizer.vocab_size), "--numbers",
                                    recipe.tokenizer.numbers, "--text-style", recipe.text_style.name,
                                    "--candidates", std::to_string(recipe.text_style.candidates)};
+  for (const auto& p : recipe.text_style.per_problem)
+    args.insert(args.end(), {"--problem-style", p.problem + "=" + p.name + ":" + std::to_string(p.candidates)});
   for (const auto& path : dataset_paths) args.insert(args.end(), {"--dataset", path});
   if (progress) std::fprintf(stderr, "tokenizer: training %s.model with %s\n", prefix.c_str(), program.c_str());
   std::vector<char*> argv;

@@ -27,13 +27,21 @@ TEST(TextStyleFile, RoundTripsAndDefaultsToThePaperStyle) {
   const auto compact = problems::make_text_style("compact", 4, "test");
   write_text_style(dir.string(), compact);
   EXPECT_EQ(read_text_style(dir.string()), compact);
+  auto several = problems::make_text_style("compact", 4, "test");  // a model of several problems
+  problems::set_problem_text_style(several, "pfsp", "compact_insert", 0, "test");
+  problems::set_problem_text_style(several, "op", "compact_ranked", 4, "test");
+  write_text_style(dir.string(), several);
+  EXPECT_EQ(read_text_style(dir.string()), several);
   fs::remove_all(dir);
 }
 
 TEST(TextStyleFile, MalformedFilesAreErrorsNamingTheFile) {
   const fs::path dir = fresh_dir("malformed");
   for (const char* text : {"{", "[]", "{\"candidates\": 4}", "{\"style\": 3}", "{\"style\": \"compact\", \"candidates\": \"4\"}",
-                           "{\"style\": \"fancy\"}", "{\"style\": \"compact\", \"candidates\": -2}"}) {
+                           "{\"style\": \"fancy\"}", "{\"style\": \"compact\", \"candidates\": -2}",
+                           "{\"style\": \"compact\", \"problems\": []}", "{\"style\": \"compact\", \"problems\": {\"op\": 3}}",
+                           "{\"style\": \"compact\", \"problems\": {\"opp\": {\"style\": \"compact\"}}}",
+                           "{\"style\": \"compact\", \"problems\": {\"op\": {\"style\": \"compact_fancy\"}}}"}) {
     std::ofstream(dir / kTextStyleFile) << text;
     try {
       read_text_style(dir.string());

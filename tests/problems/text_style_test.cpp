@@ -162,6 +162,40 @@ TEST(TextStyle, DescribeNamesStyleAndCandidates) {
   EXPECT_EQ(describe(make_text_style("compact", 4, "t")), "compact, 4 candidates");
 }
 
+// A model of several problems writes each in its own style; the others in the default one.
+TEST(TextStyle, EachProblemMayHaveItsOwnStyle) {
+  auto style = make_text_style("compact", 4, "t");
+  EXPECT_FALSE(writes_notes(style));
+  set_problem_text_style(style, "pfsp", "compact_insert", 0, "t");
+  set_problem_text_style(style, "op", "compact_ranked", 4, "t");
+  ASSERT_EQ(style.per_problem.size(), 2u);
+  EXPECT_EQ(style.per_problem[0].problem, "op");  // sorted, so equal styles compare equal
+  EXPECT_TRUE(writes_notes(style));
+  EXPECT_EQ(describe(style), "compact, 4 candidates; op: compact_ranked, 4 candidates; pfsp: compact_insert");
+  EXPECT_EQ(style.for_problem("pfsp"), make_text_style("compact_insert", 0, "t"));
+  EXPECT_EQ(style.for_problem("tsp"), make_text_style("compact", 4, "t"));
+  EXPECT_FALSE(writes_notes(style.for_problem("tsp")));
+
+  const Problem& tsp = problem_by_name("tsp");
+  const Problem& pfsp = problem_by_name("pfsp");
+  EXPECT_EQ(&with_text_style(tsp, style), &compact_tsp(4));
+  EXPECT_TRUE(with_text_style(pfsp, style).text_format().echo);  // the insertion text's notes
+  EXPECT_EQ(&with_text_style(pfsp, style), &with_text_style(pfsp, make_text_style("compact_insert", 0, "t")));
+
+  auto error_of = [&](std::string_view problem, std::string_view name, int candidates) -> std::string {
+    try {
+      set_problem_text_style(style, problem, name, candidates, "r.yaml: text.problems");
+    } catch (const Error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(error_of("op", "compact", 4).find("r.yaml: text.problems: op has a text style already"), std::string::npos);
+  EXPECT_NE(error_of("tspp", "compact", 4).find("r.yaml: text.problems: unknown problem 'tspp'"), std::string::npos);
+  EXPECT_NE(error_of("mis", "fancy", 0).find("unknown text style 'fancy'"), std::string::npos);
+  EXPECT_EQ(style.per_problem.size(), 2u);
+}
+
 }  // namespace
 }  // namespace falcon::problems
 

@@ -129,6 +129,26 @@ TEST(Recipe, AutoComputedNotesFollowTheText) {
                "expected true, false or auto");
 }
 
+// text.problems: each problem of a multi-problem model in its own style, defaulting to text's.
+TEST(Recipe, EachProblemMayHaveItsOwnTextStyle) {
+  const std::string base = "output_dir: x\ndata: {config: c.yaml}\ntokenizer: {numbers: whole_ids, vocab_size: 2400}\n"
+                           "stages: [{type: sft}]\n";
+  auto config = Config::from_string(base + "text: {style: compact, candidates: 4, problems: "
+                                           "{pfsp: {style: compact_insert, candidates: 0}, op: {style: compact_ranked}, jssp: {candidates: 0}}}",
+                                    "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_EQ(problems::describe(recipe.text_style),
+            "compact, 4 candidates; jssp: compact; op: compact_ranked, 4 candidates; pfsp: compact_insert");
+  expect_error(base + "text: {style: compact, problems: {tps: {style: compact}}}", "text.problems.tps: unknown problem 'tps'");
+  expect_error(base + "text: {style: compact, problems: {op: {style: ranked}}}", "text.problems.op: unknown text style 'ranked'");
+  expect_error(base + "text: {style: compact, problems: {op: compact_ranked}}", "text.problems.op must be a map");
+  expect_error(base + "text: {style: compact, problems: {op: {styl: compact_ranked}}}", "styl");
+  // A compact text anywhere needs whole-number pieces.
+  expect_error("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\ntext: {problems: {op: {style: compact}}}",
+               "tokenizer.numbers must be whole_ids with text.style: compact");
+}
+
 TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {
   auto config = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\n"
                                     "tokenizer: {numbers: whole}\ninit: {number_embedding: fourier}", "<recipe>");

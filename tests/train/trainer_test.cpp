@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/eval/text_style_file.h"
+#include "falcon/problems/text_style.h"
 #include "falcon/model/safetensors.h"
 
 namespace falcon::train {
@@ -114,6 +116,34 @@ TEST_F(TrainerTest, TrainsAStateTextWithTheNotesLeftOutOfTheLoss) {
   EXPECT_EQ(out.stages[1].steps, 4);
   EXPECT_EQ(out.stages[1].eval.instances, 2);
   EXPECT_NE(out.stages[0].last_loss, in.stages[0].last_loss);
+}
+
+// One model of two problems, each in its own text: TSP compact, MIS with ranked notes. The
+// tokenizer, SFT examples and BOPO rollouts (notes computed where the text has them, so only on
+// MIS) follow each problem's style, and the model keeps the whole style beside it.
+TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
+  auto datagen = [&](const std::string& problem, const std::string& sizes, const std::string& extra) {
+    const fs::path path = dir_ / (problem + "_data.yaml");
+    std::ofstream(path) << "problem: " << problem << "\nseed: 1\noutput: " << (dir_ / (problem + ".h5")).string()
+                        << "\nsizes: " << sizes << "\n" << extra
+                        << "label: {method: reference, time_limit_s: 0}\n"
+                           "splits: {train: {count: 12}, val: {count: 1}, test: {count: 2}}\n";
+    return path.string();
+  };
+  auto config = recipe("two");
+  config.set_overrides(
+      {"data.config=[" + datagen("tsp", "{range: [6, 8]}", "distributions: [uniform]\n") + ", " +
+           datagen("mis", "{range: [8, 10]}", "distributions: [{name: er, params: {p: 0.3}}]\n") + "]",
+       "data.overrides=[]", "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
+       "text.candidates=2", "text.problems={mis: {style: compact_ranked, candidates: 0}}",
+       "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false",
+       "eval.instances=2", "eval.computed_notes=auto"});
+  const auto result = run_training(config, options());
+  ASSERT_EQ(result.stages.size(), 2u);
+  EXPECT_EQ(result.stages[1].steps, 4);
+  auto expected = problems::make_text_style("compact", 2, "t");
+  problems::set_problem_text_style(expected, "mis", "compact_ranked", 0, "t");
+  EXPECT_EQ(eval::read_text_style((dir_ / "two" / "final").string()), expected);
 }
 
 TEST_F(TrainerTest, CompactStyleNeedsWholeIdPieces) {

@@ -105,8 +105,15 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   if (spec.needs_model()) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
     // The model reads and writes its own text style: prompts, grammar and parsing follow it.
+    // auto notes follow the problem's own text (a model of several problems writes each its own way)
+    const bool notes = problems::writes_notes(policy->style.for_problem(instances.front().problem->name()));
+    settle_auto_notes(spec.rows, notes);
+    for (const auto& row : spec.rows)
+      if (row.computed_notes && !notes)
+        throw Error(row.name + ": computed_notes: the model writes " + std::string(instances.front().problem->name()) +
+                    " in '" + problems::describe(policy->style.for_problem(instances.front().problem->name())) +
+                    "', which has no notes (set computed_notes: false or auto)");
     for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
-    settle_auto_notes(spec.rows, problems::writes_notes(policy->style));
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
     auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
                                spec.data.skip_over_context);

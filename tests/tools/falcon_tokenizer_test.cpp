@@ -1,0 +1,72 @@
+// falcon_tokenizer end to end: a tokenizer for a model of several problems, each problem's corpus
+// in its own text (--problem-style), and the errors of that option.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "falcon/core/atomic_file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TokenizerRun {
+  int code = 0;
+  std::string out, err;
+};
+
+TokenizerRun run_tokenizer(const fs::path& dir, const std::string& args) {
+  const auto err_file = dir / "stderr.txt";
+  TokenizerRun run;
+  FILE* pipe = ::popen((std::string(FALCON_TOKENIZER_BIN) + " " + args + " 2>'" + err_file.string() + "'").c_str(), "r");
+  char buf[4096];
+  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.out.append(buf, got);
+  const int status = ::pclose(pipe);
+  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = falcon::read_file(err_file.string());
+  return run;
+}
+
+class FalconTokenizerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("falcon_tokenizer_cli_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(FalconTokenizerTest, EachProblemsCorpusIsWrittenInItsOwnStyle) {
+  const std::string common = "train --generate count=3,n=8,seed=1 --problem tsp,op --numbers whole_ids --vocab 2400 "
+                             "--text-style compact --candidates 2 --out '" + (dir_ / "tok").string() + "' ";
+  const auto plain = run_tokenizer(dir_, common);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto ranked = run_tokenizer(dir_, common + "--problem-style op=compact_ranked:2");
+  ASSERT_EQ(ranked.code, 0) << ranked.err;
+  EXPECT_TRUE(fs::exists(dir_ / "tok.model"));
+  // The ranked OP text writes a note after each node: a longer corpus than the compact one.
+  auto bytes_of = [](const std::string& json_line) {
+    const auto at = json_line.find("\"bytes\":");
+    return at == std::string::npos ? -1L : std::stol(json_line.substr(at + 8));
+  };
+  EXPECT_GT(bytes_of(ranked.out), bytes_of(plain.out)) << plain.out << "\n" << ranked.out;
+
+  for (const auto& [spec, message] : {std::pair<std::string, std::string>{"op", "give PROBLEM=STYLE"},
+                                      {"opp=compact", "unknown problem 'opp'"},
+                                      {"op=compact_fancy", "unknown text style 'compact_fancy'"},
+                                      {"op=compact_ranked:x", "'x' is not a candidate count"},
+                                      {"op=compact:2 --problem-style op=compact_ranked", "op has a text style already"}}) {
+    const auto bad = run_tokenizer(dir_, common + "--problem-style " + spec);
+    EXPECT_NE(bad.code, 0) << spec;
+    EXPECT_NE(bad.err.find("--problem-style"), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find(message), std::string::npos) << bad.err;
+  }
+}
+
+}  // namespace
