@@ -1,11 +1,8 @@
 // falcon_solve end to end: the real program, run the way a user runs it. Here: --plot (one
 // picture, one per instance and method, --check's before/after, PNG) and its errors; --svg.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -15,29 +12,18 @@
 #include "falcon/core/atomic_file.h"
 #include "falcon/eval/svg_to_png.h"
 #include "falcon/problems/registry.h"
+#include "tests/tools/program_run.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 
-struct ProgramRun {
-  int code = 0;
-  std::string out;  // stdout
-  std::string err;  // stderr
-};
+using falcon::testing::ProgramRun;
 
 // `args` are shell words (the test's own, quoted where needed).
 ProgramRun run_solve(const fs::path& dir, const std::string& args) {
-  const auto err_file = dir / "stderr.txt";
-  ProgramRun run;
-  FILE* pipe = ::popen((std::string(FALCON_SOLVE_BIN) + " " + args + " 2>'" + err_file.string() + "'").c_str(), "r");
-  char buf[4096];
-  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.out.append(buf, got);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = falcon::read_file(err_file.string());
-  return run;
+  return falcon::testing::run_program(FALCON_SOLVE_BIN, dir, args);
 }
 
 std::vector<json> json_lines(const std::string& out) {
@@ -47,15 +33,9 @@ std::vector<json> json_lines(const std::string& out) {
   return lines;
 }
 
-class FalconSolveTest : public ::testing::Test {
+class FalconSolveTest : public falcon::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("falcon_solve_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  FalconSolveTest() : ScratchDirTest("falcon_solve") {}
 };
 
 TEST_F(FalconSolveTest, PlotWritesThePictureOfTheOneSolution) {

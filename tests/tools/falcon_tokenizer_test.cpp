@@ -1,45 +1,23 @@
 // falcon_tokenizer end to end: a tokenizer for a model of several problems, each problem's corpus
 // in its own text (--problem-style), and the errors of that option.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
-#include "falcon/core/atomic_file.h"
+#include "tests/tools/program_run.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct TokenizerRun {
-  int code = 0;
-  std::string out, err;
-};
-
-TokenizerRun run_tokenizer(const fs::path& dir, const std::string& args) {
-  const auto err_file = dir / "stderr.txt";
-  TokenizerRun run;
-  FILE* pipe = ::popen((std::string(FALCON_TOKENIZER_BIN) + " " + args + " 2>'" + err_file.string() + "'").c_str(), "r");
-  char buf[4096];
-  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.out.append(buf, got);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = falcon::read_file(err_file.string());
-  return run;
+falcon::testing::ProgramRun run_tokenizer(const fs::path& dir, const std::string& args) {
+  return falcon::testing::run_program(FALCON_TOKENIZER_BIN, dir, args);
 }
 
-class FalconTokenizerTest : public ::testing::Test {
+class FalconTokenizerTest : public falcon::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("falcon_tokenizer_cli_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
+  FalconTokenizerTest() : ScratchDirTest("falcon_tokenizer_cli") {}
 };
 
 TEST_F(FalconTokenizerTest, EachProblemsCorpusIsWrittenInItsOwnStyle) {
