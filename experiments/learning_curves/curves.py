@@ -62,10 +62,20 @@ def smoothed_loss(clock, step, window=100):
 
 
 def wall_at(clock, step):
+    """Wall seconds of training at `step`: logged, or interpolated between the logged steps around
+    it (from 0 s at step 0), since checkpoints need not fall on logged steps; past the last
+    logged step, that step's time."""
     if step in clock:
         return clock[step][0]
-    before = [s for s in clock if s <= step]
-    return clock[max(before)][0] if before else float("nan")
+    if not clock:
+        return float("nan")
+    before = [s for s in clock if s < step]
+    after = [s for s in clock if s > step]
+    s0, t0 = (max(before), clock[max(before)][0]) if before else (0, 0.0)
+    if not after:
+        return t0
+    s1 = min(after)
+    return t0 + (clock[s1][0] - t0) * (step - s0) / (s1 - s0)
 
 
 def evaluations(run_dir):

@@ -189,6 +189,16 @@ class TrainingClock(unittest.TestCase):
             self.assertAlmostEqual(clock[75][0] - clock[50][0], 50.0)
             self.assertAlmostEqual(clock[100][0] - clock[75][0], 50.0)
 
+    def test_a_checkpoint_between_logged_steps_is_placed_between_their_times(self):
+        import curves
+        clock = {25: (50.0, 1.0), 50: (150.0, 0.5), 60: (170.0, 0.4)}  # logged every 25 steps and at the last
+        self.assertAlmostEqual(curves.wall_at(clock, 15), 30.0)   # from 0 s at step 0
+        self.assertAlmostEqual(curves.wall_at(clock, 30), 70.0)
+        self.assertAlmostEqual(curves.wall_at(clock, 45), 130.0)
+        self.assertAlmostEqual(curves.wall_at(clock, 60), 170.0)
+        self.assertAlmostEqual(curves.wall_at(clock, 70), 170.0)  # past the last line: its time
+        self.assertTrue(curves.wall_at({}, 10) != curves.wall_at({}, 10))  # nothing logged: nan
+
 
 @unittest.skipIf(matplotlib is None, "matplotlib is not installed")
 class Results(unittest.TestCase):
