@@ -8,8 +8,9 @@
 #   tail -f runs/train_models.log                             # with nohup ... >runs/train_models.log &
 #   PROBLEMS="tsp cvrp" RECIPES="sft bopo" experiments/common/train_models.sh
 # Environment (all optional):
-#   PROBLEMS   default "mis mvc cvrp pfsp jssp op tsp", longest first (measured SFT on one thread,
-#              two runs at once: MIS 34 min, TSP 12 min); a free slot takes the next problem
+#   PROBLEMS   default "mvc jssp pfsp cvrp mis op tsp", longest first (the learning curves' SFT on
+#              one thread, two runs at once: MVC 104 min, JSSP about 75, OP 44; each later stage
+#              5-24 min, MVC's about an hour); a free slot takes the next problem
 #   RECIPES    default "sft bopo grpo foarl"; bopo / grpo / foarl need sft (run earlier or here)
 #   JOBS=2     problems trained at once; THREADS=1 intra-op threads each (2-core machine: OpenMP
 #              threads stall on a busy core, so two one-thread runs beat one two-thread run; with
@@ -28,7 +29,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
 
-PROBLEMS=${PROBLEMS:-"mis mvc cvrp pfsp jssp op tsp"}
+PROBLEMS=${PROBLEMS:-"mvc jssp pfsp cvrp mis op tsp"}
 RECIPES=${RECIPES:-"sft bopo grpo foarl"}
 JOBS=${JOBS:-2}
 THREADS=${THREADS:-1}
