@@ -78,7 +78,7 @@ train_hint() {
   elif [ -n "$extra" ]; then  # the stage from runs/sft_<p>, in that model's shape, text and data
     echo "run PROBLEMS=$p RECIPES=\"sft $recipe\" MODELS=$MODELS experiments/common/train_models.sh first (the $recipe stage from $MODELS/sft_$p)"
   elif [ "$MODELS" != runs ]; then
-    echo "run falcon_train configs/$base.yaml$extra output_dir=$MODELS/${recipe}_$p first"
+    echo "run falcon_train configs/$base.yaml output_dir=$MODELS/${recipe}_$p first"
   else
     echo "run falcon_train configs/$base.yaml first"
   fi

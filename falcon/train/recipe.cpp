@@ -1,7 +1,5 @@
 #include "falcon/train/recipe.h"
 
-#include <algorithm>
-
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
 
@@ -172,11 +170,11 @@ Recipe read_recipe(Config& c) {
                                      static_cast<int>(c.get_int(base + ".candidates", r.text_style.candidates)),
                                      at(c, base));
   }
-  std::vector<std::string> styles = {r.text_style.name};
-  for (const auto& p : r.text_style.per_problem) styles.push_back(p.name);
-  const auto compact = std::find_if(styles.begin(), styles.end(), [](const std::string& s) { return s != "paper"; });
-  require(compact == styles.end() || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
-          "tokenizer.numbers", "must be whole_ids with text.style: " + (compact == styles.end() ? "" : *compact) +
+  std::string compact = r.text_style.name;  // a compact text anywhere needs whole-number pieces
+  for (const auto& p : r.text_style.per_problem)
+    if (compact == "paper") compact = p.name;
+  require(compact == "paper" || !r.tokenizer.path.empty() || r.tokenizer.numbers == "whole_ids", c,
+          "tokenizer.numbers", "must be whole_ids with text.style: " + compact +
                                    " (its IDs #k and numbers must be whole pieces)");
 
   if (c.is_list("data.config")) {

@@ -104,15 +104,16 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   int max_positions = 0;
   if (spec.needs_model()) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
-    // The model reads and writes its own text style: prompts, grammar and parsing follow it.
-    // auto notes follow the problem's own text (a model of several problems writes each its own way)
-    const bool notes = problems::writes_notes(policy->style.for_problem(instances.front().problem->name()));
+    // Notes follow this problem's own text (a model of several problems writes each its own way).
+    const std::string problem(instances.front().problem->name());
+    const problems::TextStyle own = policy->style.for_problem(problem);
+    const bool notes = problems::writes_notes(own);
     settle_auto_notes(spec.rows, notes);
     for (const auto& row : spec.rows)
       if (row.computed_notes && !notes)
-        throw Error(row.name + ": computed_notes: the model writes " + std::string(instances.front().problem->name()) +
-                    " in '" + problems::describe(policy->style.for_problem(instances.front().problem->name())) +
+        throw Error(row.name + ": computed_notes: the model writes " + problem + " in '" + problems::describe(own) +
                     "', which has no notes (set computed_notes: false or auto)");
+    // The model reads and writes its own text style: prompts, grammar and parsing follow it.
     for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
     auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
