@@ -127,10 +127,12 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
     longest = std::max(longest, limit > 0 ? std::min(limit, reader.size(split)) : reader.size(split));
   }
   for (std::int64_t i = 0; i < longest; ++i) {
-    for (const auto& reader : readers) {
+    for (std::size_t r = 0; r < readers.size(); ++r) {
+      const auto& reader = readers[r];
       if (i >= reader.size(split) || (limit > 0 && i >= limit)) continue;
       auto labeled = reader.load(split, i);
       TrainExample ex;
+      ex.dataset = static_cast<int>(r);
       ex.problem = &problems::with_text_style(reader.problem(), style);
       ex.instance = labeled.instance;
       ex.label_objective = labeled.record.label.objective;

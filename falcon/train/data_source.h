@@ -31,6 +31,7 @@ struct TrainExample {
   std::vector<int> prompt;    // BOS + prompt tokens
   std::vector<int> solution;  // label tokens + EOS
   std::uint64_t key = 0;      // the record's index in its split
+  int dataset = 0;            // which of data.config it came from
   problems::Solution label;   // the reference solution the tokens spell
 };
 
@@ -61,7 +62,7 @@ void check_augmentable(const ExampleSet& set, const text::Tokenizer& tokenizer);
 void check_fits_context(const ExampleSet& set, std::int64_t max_position_embeddings, const std::string& split);
 
 // Up to `limit` records (0 = all) of `split` of each reader; with several readers the examples
-// are interleaved (record 0 of each, then record 1, ...) so every batch mixes the problems.
+// are interleaved (record 0 of each, then record 1, ...), each example naming its reader.
 // Prompts and labels are written in `style`; each example's problem is the styled one, so rollouts
 // and evaluation parse, mask and score the same text.
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,

@@ -38,6 +38,23 @@ RolloutSpec read_rollout(Config& c, const std::string& base, const problems::Tex
   return r;
 }
 
+// data.weights or a stage's own: each dataset's share of the batches, one whole number per data.config.
+std::vector<std::int64_t> read_dataset_weights(Config& c, const std::string& path, const DataSpec& data) {
+  require(data.batches == "by_dataset", c, path,
+          "needs data.batches: by_dataset (the weights are each dataset's share of the batches)");
+  require(c.is_list(path), c, path, "must be a list of whole numbers, one per data.config");
+  auto weights = c.get_int_list(path);
+  require(weights.size() == data.configs.size(), c, path,
+          "must have one entry per data.config (" + std::to_string(data.configs.size()) + ")");
+  bool any = false;
+  for (auto w : weights) {
+    require(w >= 0, c, path, "must not be negative");
+    any = any || w > 0;
+  }
+  require(any, c, path, "must give at least one dataset a positive weight");
+  return weights;
+}
+
 StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
   const std::string base = "stages[" + std::to_string(index) + "].";
   StageSpec s;
@@ -188,10 +205,18 @@ Recipe read_recipe(Config& c) {
   r.data.eval_split = c.get_string("data.eval_split", "test");
   r.data.max_prompt_tokens = static_cast<int>(c.get_int("data.max_prompt_tokens", 1024));
   r.data.augment = c.get_bool("data.augment", false);
+  r.data.batches = c.get_string("data.batches", "mixed");
+  require(r.data.batches == "mixed" || r.data.batches == "by_dataset", c, "data.batches",
+          "must be mixed (every batch draws from all datasets) or by_dataset (each batch from one)");
+  if (c.has("data.weights")) r.data.weights = read_dataset_weights(c, "data.weights", r.data);
 
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");
-  for (int i = 0; i < n_stages; ++i) r.stages.push_back(read_stage(c, i, r.text_style));
+  for (int i = 0; i < n_stages; ++i) {
+    r.stages.push_back(read_stage(c, i, r.text_style));
+    const std::string weights = "stages[" + std::to_string(i) + "].weights";
+    if (c.has(weights)) r.stages.back().weights = read_dataset_weights(c, weights, r.data);
+  }
   for (int i = 0; i < n_stages; ++i)
     require(r.stages[i].loss_on_notes || problems::writes_notes(r.text_style), c,
             "stages[" + std::to_string(i) + "].loss_on_notes",

@@ -46,6 +46,8 @@ struct StageSpec {
   double grad_clip = 1.0;         // 0 = off
   model::LoraConfig lora;         // rank 0 = full fine-tuning
   RolloutSpec rollout;
+  // With data.batches: by_dataset, this stage's shares of the datasets (empty = data.weights).
+  std::vector<std::int64_t> weights;
   // BOPO (Definition 3.6) and its documented options; the paper's reading is the default.
   double beta = 0.1;
   std::string reference = "none";  // none | adapters (DPO-style margin against adapters disabled)
@@ -76,6 +78,11 @@ struct DataSpec {
   std::string eval_split = "test";
   int max_prompt_tokens = 1024;        // longer prompts are skipped (counted, reported)
   bool augment = false;                // SFT sees each example through a random symmetry of its problem
+  // mixed: every batch draws from all datasets; by_dataset: each batch from one dataset (its
+  // texts pad to each other's length), `weights[d]` batches of dataset d in every sum(weights),
+  // or with no weights each dataset's share of the examples (data_order.h).
+  std::string batches = "mixed";
+  std::vector<std::int64_t> weights;
 };
 
 struct EvalSpec {

@@ -20,6 +20,7 @@
 #include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/train/batch_share.h"
+#include "falcon/train/data_order.h"
 #include "falcon/train/data_parallel.h"
 #include "falcon/policy/grammar_masks.h"
 #include "falcon/train/metrics_log.h"
@@ -34,29 +35,6 @@ using Clock = std::chrono::steady_clock;
 using json = nlohmann::json;
 
 std::uint64_t mix(std::uint64_t a, std::uint64_t b) { return Rng::for_item(a, b).next_u64(); }
-
-// Data order: epoch e of stage s visits the examples in a permutation drawn from (seed, s, e).
-class EpochOrder {
- public:
-  EpochOrder(std::size_t size, std::uint64_t seed) : size_(size), seed_(seed) {}
-  std::size_t at(std::int64_t position) {
-    const auto epoch = static_cast<std::uint64_t>(position) / size_;
-    if (epoch != epoch_ || perm_.empty()) {
-      perm_.resize(size_);
-      for (std::size_t i = 0; i < size_; ++i) perm_[i] = i;
-      Rng rng = Rng::for_item(seed_, epoch);
-      rng.shuffle(perm_);
-      epoch_ = epoch;
-    }
-    return perm_[static_cast<std::uint64_t>(position) % size_];
-  }
-
- private:
-  std::size_t size_;
-  std::uint64_t seed_;
-  std::uint64_t epoch_ = ~0ull;
-  std::vector<std::size_t> perm_;
-};
 
 bool same_lora(const model::LoraConfig& a, const model::LoraConfig& b) {
   return a.rank == b.rank && a.alpha == b.alpha && a.dropout == b.dropout && a.target_modules == b.target_modules;
@@ -278,7 +256,7 @@ void create_model(Run& run, const torch::Device& device) {
 // sequences, or a sampling stage's rollouts (all with the weights of this step) and their pairs,
 // advantages or counts.
 std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int s, std::int64_t step,
-                                           EpochOrder& order, const policy::MaskFactory& masks) {
+                                           DataOrder& order, const policy::MaskFactory& masks) {
   const auto& tokenizer = *run.tokenizer;
   std::vector<MicroBatch> out;
   for (int micro = 0; micro < stage.grad_accum; ++micro) {
@@ -371,7 +349,11 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   sr.name = stage.name;
   sr.kind = stage.kind;
   const auto stage_start = Clock::now();
-  EpochOrder order(run.train_set.examples.size(), mix(run.recipe.seed, s));
+  std::vector<int> dataset_of;  // each training example's data.config
+  for (const auto& ex : run.train_set.examples) dataset_of.push_back(ex.dataset);
+  const auto order = make_data_order(run.recipe.data.batches, dataset_of, static_cast<int>(run.recipe.data.configs.size()),
+                                     stage.weights.empty() ? run.recipe.data.weights : stage.weights, stage.batch_size,
+                                     mix(run.recipe.seed, s));
   decoding::GrammarOptions mask_options;
   mask_options.semantic = stage.rollout.semantic_mask;
   mask_options.computed_notes = stage.rollout.computed_notes;
@@ -382,7 +364,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     const auto step_start = Clock::now();
     const double lr = schedule.at(step);
     for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
-    const auto micro_batches = make_micro_batches(run, stage, s, step, order, masks);
+    const auto micro_batches = make_micro_batches(run, stage, s, step, *order, masks);
     const StepMetrics mine = train_step(model, micro_batches, stage, run.tokenizer->pad_id(), run.share);
     // Each rank's loss was its part of the global one, so the summed gradient is the global
     // batch's; every rank then clips and steps identically.

@@ -149,6 +149,33 @@ TEST(Recipe, EachProblemMayHaveItsOwnTextStyle) {
                "tokenizer.numbers must be whole_ids with text.style: compact");
 }
 
+TEST(Recipe, BatchesFromOneDatasetWithWeights) {
+  const std::string base = "output_dir: x\nstages: [{type: sft}]\n";
+  auto config = Config::from_string(base + "data: {config: [a.yaml, b.yaml], batches: by_dataset, weights: [3, 1]}",
+                                    "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_EQ(recipe.data.batches, "by_dataset");
+  EXPECT_EQ(recipe.data.weights, (std::vector<std::int64_t>{3, 1}));
+  auto plain = Config::from_string(base + "data: {config: a.yaml}", "<recipe>");
+  EXPECT_EQ(read_recipe(plain).data.batches, "mixed");
+  expect_error(base + "data: {config: [a.yaml, b.yaml], batches: per_problem}", "data.batches must be mixed");
+  expect_error(base + "data: {config: [a.yaml, b.yaml], weights: [3, 1]}", "data.weights needs data.batches: by_dataset");
+  expect_error(base + "data: {config: [a.yaml, b.yaml], batches: by_dataset, weights: [3]}",
+               "data.weights must have one entry per data.config (2)");
+  expect_error(base + "data: {config: [a.yaml, b.yaml], batches: by_dataset, weights: [0, 0]}", "positive weight");
+  expect_error(base + "data: {config: [a.yaml, b.yaml], batches: by_dataset, weights: [2, -1]}", "must not be negative");
+  // A stage may have its own shares (a preference stage giving each problem the same).
+  auto staged = Config::from_string("output_dir: x\ndata: {config: [a.yaml, b.yaml], batches: by_dataset, weights: [3, 1]}\n"
+                                    "stages: [{type: sft}, {type: bopo, steps: 2, weights: [1, 1]}]", "<recipe>");
+  const auto two = read_recipe(staged);
+  staged.check_unused();
+  EXPECT_TRUE(two.stages[0].weights.empty());
+  EXPECT_EQ(two.stages[1].weights, (std::vector<std::int64_t>{1, 1}));
+  expect_error("output_dir: x\ndata: {config: [a.yaml, b.yaml]}\nstages: [{type: sft, weights: [1, 1]}]",
+               "stages[0].weights needs data.batches: by_dataset");
+}
+
 TEST(Recipe, NumberTokensAndTheirStartingEmbedding) {
   auto config = Config::from_string("output_dir: x\ndata: {config: c.yaml}\nstages: [{type: sft}]\n"
                                     "tokenizer: {numbers: whole}\ninit: {number_embedding: fourier}", "<recipe>");

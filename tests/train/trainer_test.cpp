@@ -121,6 +121,7 @@ TEST_F(TrainerTest, TrainsAStateTextWithTheNotesLeftOutOfTheLoss) {
 // One model of two problems, each in its own text: TSP compact, MIS with ranked notes. The
 // tokenizer, SFT examples and BOPO rollouts (notes computed where the text has them, so only on
 // MIS) follow each problem's style, and the model keeps the whole style beside it.
+// (Each batch from one dataset: the wiring of data.batches and data.weights; data_order_test checks the order.)
 TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
   auto datagen = [&](const std::string& problem, const std::string& sizes, const std::string& extra) {
     const fs::path path = dir_ / (problem + "_data.yaml");
@@ -137,7 +138,7 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
        "data.overrides=[]", "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
        "text.candidates=2", "text.problems={mis: {style: compact_ranked, candidates: 0}}",
        "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false",
-       "eval.instances=2", "eval.computed_notes=auto"});
+       "eval.instances=2", "eval.computed_notes=auto", "data.batches=by_dataset", "data.weights=[2, 1]"});
   const auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 2u);
   EXPECT_EQ(result.stages[1].steps, 4);
