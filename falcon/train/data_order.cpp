@@ -70,18 +70,15 @@ std::unique_ptr<DataOrder> make_data_order(const std::string& batches, const std
                                            std::int64_t batch_size, std::uint64_t seed) {
   if (batches == "mixed") return std::make_unique<EpochOrder>(dataset_of.size(), seed);
   if (batches != "by_dataset") throw Error("data.batches: '" + batches + "' is not mixed or by_dataset");
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(datasets), 0);  // examples per dataset
+  for (int d : dataset_of)
+    if (d >= 0 && d < datasets) ++counts[static_cast<std::size_t>(d)];
   std::vector<std::int64_t> per_round = weights;
-  if (per_round.empty()) {
-    per_round.assign(static_cast<std::size_t>(datasets), 0);
-    for (int d : dataset_of) ++per_round[static_cast<std::size_t>(d)];
-    for (auto& n : per_round) n = n > 0 ? std::max<std::int64_t>(1, n / batch_size) : 0;
-  }
+  if (per_round.empty())
+    for (auto n : counts) per_round.push_back(n > 0 ? std::max<std::int64_t>(1, n / batch_size) : 0);
   if (static_cast<int>(per_round.size()) != datasets)
     throw Error("data.weights: " + std::to_string(per_round.size()) + " weights for " + std::to_string(datasets) +
                 " datasets (one per data.config)");
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(datasets), 0);
-  for (int d : dataset_of)
-    if (d >= 0 && d < datasets) ++counts[static_cast<std::size_t>(d)];
   for (int d = 0; d < datasets; ++d)
     if (per_round[static_cast<std::size_t>(d)] > 0 && counts[static_cast<std::size_t>(d)] == 0)
       throw Error("data.config[" + std::to_string(d) + "] has no training example (every prompt over "
