@@ -29,7 +29,7 @@ torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& lo
 }
 
 torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, const torch::Tensor& advantages,
-                        const torch::Tensor& ref_token_logp, double kl_coef, double count) {
+                        const torch::Tensor& ref_token_logp, double kl_coef, double count, double length_scale) {
   auto m = mask.to(token_logp.scalar_type());                             // (B, T)
   auto ratio = torch::exp(token_logp - token_logp.detach());              // (B, T), value 1
   auto per_token = ratio * advantages.to(token_logp.scalar_type()).unsqueeze(1);  // (B, T)
@@ -37,7 +37,8 @@ torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& ma
     auto d = ref_token_logp - token_logp;                                 // (B, T)
     per_token = per_token - kl_coef * (torch::exp(d) - d - 1.0);
   }
-  auto per_sequence = (per_token * m).sum(-1) / m.sum(-1).clamp_min(1.0);  // (B,)
+  auto lengths = length_scale > 0 ? torch::full_like(m.select(1, 0), length_scale) : m.sum(-1).clamp_min(1.0);  // (B,)
+  auto per_sequence = (per_token * m).sum(-1) / lengths;                  // (B,)
   return count > 0 ? -per_sequence.sum() / count : -per_sequence.mean();  // ()
 }
 

@@ -29,7 +29,11 @@ torch::Tensor dpo_loss(const torch::Tensor& logp_winner, const torch::Tensor& lo
 // matters): -mean_i [ mean_t A_i * exp(lp - sg(lp)) - kl_coef * KL_t ], KL_t the k3 estimator
 // exp(ref - lp) - (ref - lp) - 1 when ref_token_logp is given (mean_i = sum_i / count when
 // count > 0). token_logp, mask, ref_token_logp: (B, T); advantages: (B,).
+// length_scale > 0 replaces mean_t (each sequence's own length) by sum_t / length_scale, Dr. GRPO's
+// constant (Liu et al. 2025): every token then weighs the same, where mean_t gives each token of a
+// long failure less blame than one of a short failure, a pull towards long wrong answers.
 torch::Tensor grpo_loss(const torch::Tensor& token_logp, const torch::Tensor& mask, const torch::Tensor& advantages,
-                        const torch::Tensor& ref_token_logp = {}, double kl_coef = 0.0, double count = 0.0);
+                        const torch::Tensor& ref_token_logp = {}, double kl_coef = 0.0, double count = 0.0,
+                        double length_scale = 0.0);
 
 }  // namespace falcon::train

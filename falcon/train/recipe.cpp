@@ -121,6 +121,9 @@ StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
     s.kl_coef = c.get_double(base + "kl_coef", 0.0);
     require(s.kl_coef >= 0, c, base + "kl_coef", "must be >= 0");
     if (s.kl_coef > 0) require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0 for the KL term's reference policy");
+    s.loss_type = c.get_string(base + "loss_type", "grpo");
+    require(s.loss_type == "grpo" || s.loss_type == "dr_grpo", c, base + "loss_type",
+            "must be 'grpo' (each sequence's token mean) or 'dr_grpo' (token sums over a constant: every token weighs the same)");
   }
   return s;
 }

@@ -61,6 +61,9 @@ struct StageSpec {
   bool loss_on_notes = true;
   // GRPO / FOARL
   double kl_coef = 0.0;
+  // grpo: each sequence's token mean; dr_grpo: its token sum over the model's positions, so
+  // every token weighs the same (losses.h).
+  std::string loss_type = "grpo";
 };
 
 struct TokenizerSpec {

@@ -154,8 +154,10 @@ StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, c
     case StageKind::kFoarl: {
       torch::Tensor ref_tokens;  // (S, T)
       if (stage.kl_coef > 0) ref_tokens = score_under_reference(model, batch.sequences, pad_id).token_logp;
+      // dr_grpo's constant: the longest text the model can hold, the same for every sequence and step
+      const double length_scale = stage.loss_type == "dr_grpo" ? model->config().max_position_embeddings : 0.0;
       loss = grpo_loss(scored.token_logp, scored.mask, torch::tensor(batch.advantages, torch::kDouble).to(device),
-                       ref_tokens, stage.kl_coef, step_count);
+                       ref_tokens, stage.kl_coef, step_count, length_scale);
       break;
     }
     case StageKind::kDpo: {

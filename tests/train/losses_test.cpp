@@ -71,5 +71,23 @@ TEST(Losses, GrpoIsAdvantageWeightedPolicyGradient) {
   EXPECT_NEAR(kl.item<double>(), 0.1 * (std::exp(-0.5) + 0.5 - 1.0), 1e-12);
 }
 
+// Dr. GRPO's constant: a token of the 3-token failure gets the same blame as one of the 1-token
+// failure, where the token mean gives it a third.
+TEST(Losses, GrpoWithALengthScaleWeighsEveryTokenTheSame) {
+  auto lp = torch::tensor({{-1.0, -2.0, -0.5}, {-0.3, 0.0, 0.0}}, torch::kDouble).requires_grad_(true);  // (2, 3)
+  auto mask = torch::tensor({{1.0, 1.0, 1.0}, {1.0, 0.0, 0.0}}, torch::kDouble);
+  auto adv = vec({-1.0, -1.0});
+  grpo_loss(lp, mask, adv, {}, 0.0, 0.0, /*length_scale=*/10.0).backward();
+  // d loss / d lp[i][t] = -A_i / (length_scale * B)
+  EXPECT_NEAR(lp.grad()[0][2].item<double>(), 1.0 / 10 / 2, 1e-12);
+  EXPECT_NEAR(lp.grad()[1][0].item<double>(), 1.0 / 10 / 2, 1e-12);
+  EXPECT_EQ(lp.grad()[1][1].item<double>(), 0.0);
+
+  auto mean_lp = lp.detach().clone().requires_grad_(true);
+  grpo_loss(mean_lp, mask, adv).backward();
+  EXPECT_NEAR(mean_lp.grad()[0][2].item<double>(), 1.0 / 3 / 2, 1e-12);
+  EXPECT_NEAR(mean_lp.grad()[1][0].item<double>(), 1.0 / 1 / 2, 1e-12);
+}
+
 }  // namespace
 }  // namespace falcon::train

@@ -82,6 +82,18 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
                "stages[0].rollout.computed_notes cannot be combined with semantic_mask");
   expect_error(base + "stages: [{type: bopo, steps: 3, lora: {rank: 8, target_modules: []}}]",
                "stages[0].lora.target_modules must name at least one module");
+  expect_error(base + "stages: [{type: grpo, steps: 3, loss_type: dapo}]", "stages[0].loss_type must be 'grpo'");
+  expect_error(base + "stages: [{type: bopo, steps: 3, loss_type: dr_grpo}]", "stages[0].loss_type");  // GRPO's key
+}
+
+TEST(Recipe, GrpoLossTypeDefaultsToTheTokenMean) {
+  const std::string base = "output_dir: o\ndata: {config: c.yaml}\n";
+  auto config = Config::from_string(base + "stages: [{type: grpo, steps: 3}, {type: foarl, steps: 3, loss_type: dr_grpo}]",
+                                    "<recipe>");
+  auto recipe = read_recipe(config);
+  config.check_unused();
+  EXPECT_EQ(recipe.stages[0].loss_type, "grpo");
+  EXPECT_EQ(recipe.stages[1].loss_type, "dr_grpo");
 }
 
 // loss_on_notes: false needs notes to leave out (in a sampling stage, notes the decoder wrote), and
