@@ -68,7 +68,9 @@ def main(argv=None):
     keys = list(TABLES) + list(FIGURES)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("key", choices=keys)
-    ap.add_argument("--runs", required=True, help="the sweeps' root, e.g. runs/experiments/small")
+    ap.add_argument("--runs", required=True, action="append",
+                    help="the sweeps' root, e.g. runs/experiments/small; again for another root read after it "
+                         "(the points archive_points.py kept)")
     ap.add_argument("--out", required=True, help="path without extension, e.g. experiments/table1_main/results")
     ap.add_argument("--scale", required=True, help="small, paper, or a sentence describing the scale")
     ap.add_argument("--command", required=True, help="the command that runs this experiment (written into the files)")

@@ -10,6 +10,9 @@
 #                      one skipped is named), instead of stopping before anything runs
 #   BUILD=build        where the programs are (e.g. BUILD=/path/to/build)
 #   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
+#   ARCHIVE            where each finished point is kept in the repository (default
+#                      experiments/points/SCALE; archive_points.py): the tables read RUNS, then ARCHIVE,
+#                      so problems run in different sessions (or on different machines) fill one table
 # Argument of run.sh: --collect-only rebuilds the results from what is on disk and runs nothing.
 set -euo pipefail
 
@@ -31,6 +34,7 @@ esac
 DATA_PATTERN=""  # when set, every problem's test data: the path with <p> for the problem (Table 2's instances)
 MORE_OVERRIDES=""  # ", key=value, ..." for every falcon_eval point of run_sweep (Table 2: data.over_context=skip)
 RUNS=${RUNS:-runs/experiments/$SCALE}
+ARCHIVE=${ARCHIVE:-experiments/points/$SCALE}
 COLLECT_ONLY=0
 case "${1:-}" in
   --collect-only) COLLECT_ONLY=1 ;;
@@ -151,6 +155,7 @@ run_sweep() {
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.
   "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1
+  "$PY" experiments/common/archive_points.py "$RUNS" "$ARCHIVE" "$name" || SWEEP_FAILED=1
 }
 
 # build_results KEY [SCALE_TEXT]: results.{md,tex,csv} of this experiment (results_paper.* at
@@ -164,7 +169,7 @@ build_results() {
     case "${!v}" in *" "*) command+="$v=\"${!v}\" " ;; *) command+="$v=${!v} " ;; esac
   done
   command+="experiments/$EXP/run.sh"
-  "$PY" experiments/common/build_results.py "$key" --runs "$RUNS" --out "experiments/$EXP/$RESULTS" \
+  "$PY" experiments/common/build_results.py "$key" --runs "$RUNS" --runs "$ARCHIVE" --out "experiments/$EXP/$RESULTS" \
     --scale "$scale_text" --command "$command"
 }
 

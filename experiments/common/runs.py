@@ -1,6 +1,7 @@
 """Reading the falcon_eval points that tools/falcon_sweep.py leaves under a runs folder:
 RUNS/<sweep name>/<point>/ with point.json, done / failed, summary.json, instances.jsonl
-(docs/sweeps.md, docs/evaluation.md). Read-only; nothing here runs a program."""
+(docs/sweeps.md, docs/evaluation.md), or that archive_points.py kept in the repository. Read-only;
+nothing here runs a program."""
 import json
 import os
 
@@ -18,12 +19,24 @@ def _read_json(path):
         return None
 
 
+def _point_dir(roots, sweep, name):
+    """The folder of a point among several roots (the runs folder, then the archive): the first
+    where it is done, else the first where it was started, else the first root's."""
+    dirs = [os.path.join(root, sweep, name) for root in roots]
+    for marker in ("done", "point.json"):
+        for d in dirs:
+            if os.path.exists(os.path.join(d, marker)):
+                return d
+    return dirs[0]
+
+
 class Point:
-    """One falcon_eval run of a sweep, e.g. RUNS/table1_falcon/tsp."""
+    """One falcon_eval run of a sweep, e.g. RUNS/table1_falcon/tsp. runs: one root or a list of
+    them, searched in order (a fresh run in runs/ over the archived one)."""
 
     def __init__(self, runs, sweep, name):
         self.sweep, self.name = sweep, name
-        self.dir = os.path.join(runs, sweep, name)
+        self.dir = _point_dir([runs] if isinstance(runs, str) else list(runs), sweep, name)
         self._summary = self._instances = None
 
     @property

@@ -22,6 +22,7 @@ COMMON = os.path.join(ROOT, "experiments", "common")
 sys.path.insert(0, COMMON)
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 
+import archive_points  # noqa: E402
 import buckets  # noqa: E402
 import build_results  # noqa: E402
 import expand_sweep  # noqa: E402
@@ -229,6 +230,62 @@ class Tables(unittest.TestCase):
         self.fake.point("table3_bopo", "tsp", [summary_row("something else")])
         with self.assertRaises(build_results.RunsError):
             build_results.build("table3", self.runs, self.out, "small", "x")
+
+
+class Archive(unittest.TestCase):
+    """Points kept in the repository (archive_points.py) fill a table beside the runs folder's."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.runs = os.path.join(self.tmp.name, "runs")
+        self.archive = os.path.join(self.tmp.name, "points")
+        self.out = os.path.join(self.tmp.name, "out", "results")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def build(self, key, roots):
+        build_results.build(key, roots, self.out, "small", "experiments/x/run.sh")
+        with open(self.out + ".csv") as f:
+            return list(csv.DictReader(f))
+
+    def ours(self, rows, row, column):
+        return Tables.cell(rows, row, column)["ours"]
+
+    @staticmethod
+    def table3_rows(full_gap):
+        return [summary_row("FALCON (Full)", gap_feasible=full_gap)] + [
+            summary_row(r) for r in ("w/o Grammar", "w/o Repair", "w/o Adaptive", "with semantic mask")]
+
+    def test_done_points_are_kept_without_their_text_and_others_are_not(self):
+        line = dict(instance("NEH", 12, 0.01), text="Order: [3, 1, 2]", solution=[3, 1, 2], seconds={"total": 1})
+        FakeRuns(self.runs).point("table2_heuristics", "pfsp.neh", [summary_row("NEH")], [line])
+        FakeRuns(self.runs).point("table2_heuristics", "jssp.fifo", [], status="failed")
+        FakeRuns(self.runs).point("table2_heuristics", "jssp.mwkr", [], status="interrupted")
+        kept = archive_points.archive_sweep(self.runs, self.archive, "table2_heuristics")
+        self.assertEqual(kept, ["pfsp.neh"])
+        with open(os.path.join(self.archive, "table2_heuristics", "pfsp.neh", "instances.jsonl")) as f:
+            archived = [json.loads(l) for l in f]
+        self.assertEqual(archived, [{k: line[k] for k in ("row", "instance", "n", "feasible", "gap", "samples",
+                                                          "consistency")}])
+        self.assertEqual(sorted(os.listdir(os.path.join(self.archive, "table2_heuristics"))), ["pfsp.neh"])
+        self.assertEqual(self.ours(self.build("table2", [self.archive]), "NEH", "PFSP Small"), "1.00")
+
+    def test_an_archived_problem_and_a_fresh_one_fill_one_table(self):
+        FakeRuns(self.runs).point("table3_bopo", "tsp", self.table3_rows(0.0123))
+        FakeRuns(self.archive).point("table3_bopo", "cvrp", self.table3_rows(0.0456))
+        rows = self.build("table3", [self.runs, self.archive])
+        self.assertEqual(self.ours(rows, "FALCON (Full)", "TSP Gap"), "1.23")
+        self.assertEqual(self.ours(rows, "FALCON (Full)", "CVRP Gap"), "4.56")
+
+    def test_a_fresh_run_of_a_point_wins_over_the_archived_one(self):
+        FakeRuns(self.runs).point("table3_bopo", "tsp", self.table3_rows(0.0123))
+        FakeRuns(self.archive).point("table3_bopo", "tsp", self.table3_rows(0.0999))
+        FakeRuns(self.runs).point("table3_bopo", "cvrp", [], status="failed")
+        FakeRuns(self.archive).point("table3_bopo", "cvrp", self.table3_rows(0.0456))
+        rows = self.build("table3", [self.runs, self.archive])
+        self.assertEqual(self.ours(rows, "FALCON (Full)", "TSP Gap"), "1.23")
+        self.assertEqual(self.ours(rows, "FALCON (Full)", "CVRP Gap"), "4.56")  # the failed rerun does not hide it
 
 
 class Figures(unittest.TestCase):
