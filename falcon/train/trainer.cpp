@@ -455,10 +455,10 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
                                                        dist.backend_name() + ")"
                                                  : "";
     std::fprintf(stderr, "train: %zu examples (%lld prompts over data.max_prompt_tokens), vocabulary %d, "
-                 "%.2fM parameters, torch %s, %d threads%s\n",
+                 "%.2fM parameters, torch %s, %d threads, %s%s\n",
                  run.train_set.examples.size(), static_cast<long long>(run.train_set.skipped_too_long),
                  run.tokenizer->vocab_size(), run.model_config.parameter_count() / 1e6, runtime.torch_version.c_str(),
-                 runtime.intra_op_threads, ranks.c_str());
+                 runtime.intra_op_threads, runtime.allocator.c_str(), ranks.c_str());
   }
   find_resume_point(run);
   create_model(run, device);

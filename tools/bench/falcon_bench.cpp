@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
     report["device"] = device.str();
     report["threads"] = runtime.intra_op_threads;
     report["blas_core"] = runtime.blas_core;
+    report["allocator"] = runtime.allocator;
     report["model"] = {{"hidden", config.hidden_size},      {"layers", config.num_hidden_layers},
                        {"heads", config.num_attention_heads}, {"kv_heads", config.num_key_value_heads},
                        {"ffn", config.intermediate_size},    {"vocab", config.vocab_size},

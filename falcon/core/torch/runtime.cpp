@@ -2,6 +2,7 @@
 
 #include <thread>
 
+#include "falcon/core/torch/allocator.h"
 #include "falcon/core/torch/blas.h"
 #include "falcon/core/torch/shim.h"
 
@@ -15,6 +16,7 @@ TorchRuntimeInfo init_torch_runtime(int threads) {
   info.intra_op_threads = at::get_num_threads();
   info.cuda_available = torch::cuda::is_available();
   info.blas_core = blas_info().core;
+  info.allocator = memory_allocator();
   return info;
 }
 

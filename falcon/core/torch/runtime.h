@@ -10,6 +10,7 @@ struct TorchRuntimeInfo {
   int intra_op_threads = 0;
   bool cuda_available = false;
   std::string blas_core;  // OpenBLAS kernel family (falcon/core/torch/blas.h), "" for other BLAS
+  std::string allocator;  // memory_allocator() (falcon/core/torch/allocator.h)
 };
 
 // threads <= 0 means all hardware threads. Safe to call more than once.
