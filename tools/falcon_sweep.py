@@ -445,10 +445,45 @@ class Runner:
             for proc in self.procs:
                 proc.terminate()
 
+    def _take(self, p):
+        """Holds p's lock file (open; closing it lets go), or None when stopped while waiting.
+
+        Each point has its own lock rather than the sweep one, so sweeps on one folder with
+        different --only (experiments/*/run.sh for two problems at once) run side by side; one that
+        reaches a point another is running waits for it."""
+        os.makedirs(p.dir, exist_ok=True)
+        lock = open(p.path(".lock"), "w")
+        said = False
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return lock
+            except BlockingIOError:
+                pass
+            if self.stopping:  # polled, not a blocking flock: Ctrl-C must not wait on the other sweep
+                lock.close()
+                return None
+            if not said:
+                print(f"sweep: {p.name}: another falcon_sweep is running it; waiting", file=sys.stderr, flush=True)
+                said = True
+            time.sleep(0.5)
+
     def run(self, p, state):
-        """Runs one point; returns (outcome, seconds), outcome 'done', 'failed (...)' or 'interrupted'."""
+        """Runs one point; returns (outcome, seconds), outcome 'done', 'done by another falcon_sweep',
+        'failed (...)' or 'interrupted'."""
         if self.stopping:
             return "interrupted", 0.0
+        lock = self._take(p)
+        if lock is None:
+            return "interrupted", 0.0
+        try:
+            if status(self.sweep, p) == "done":  # another sweep finished it since this one started
+                return "done by another falcon_sweep", 0.0
+            return self._run(p, state)
+        finally:
+            lock.close()
+
+    def _run(self, p, state):
         why = {"not run": "", "changed": " again, settings changed (--force)"}.get(state, f" again, last run {state}")
         print(f"sweep: {p.name}: running{why}; log {p.path('log.txt')}", file=sys.stderr, flush=True)
         os.makedirs(p.dir, exist_ok=True)
@@ -493,12 +528,6 @@ def _interrupt(signum, frame):
 
 def run_sweep(sweep, points, selected, jobs):
     os.makedirs(sweep.output_dir, exist_ok=True)
-    lock_file = open(os.path.join(sweep.output_dir, ".sweep.lock"), "w")
-    try:  # two sweeps on one folder would run the same points twice
-        fcntl.flock(lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        raise SweepError(f"{sweep.output_dir}: another falcon_sweep is running on this output_dir; "
-                         "wait for it or give this sweep another output_dir")
     states = {p.name: status(sweep, p) for p in selected}
     todo = [p for p in selected if states[p.name] != "done"]
     total, finished, durations, failures = len(selected), 0, [], 0
@@ -530,6 +559,8 @@ def run_sweep(sweep, points, selected, jobs):
             if outcome == "done":
                 durations.append(seconds)
                 line(p, f"done in {_duration(seconds)}")
+            elif outcome.startswith("done"):
+                line(p, outcome)
             else:
                 failures += 1
                 line(p, f"{outcome} after {_duration(seconds)}: {_last_line(p.path('log.txt'))} "

@@ -6,7 +6,8 @@ CONFIG is JSON (a YAML subset):
   kind       "eval" (default: {"rows": [...]}, rows "greedy" and "adaptive") or "train"
              ([{"stage": "sft", ...}, {"stage": "bopo", ...}])
   fail_if    overrides that make it exit 3, e.g. ["rows[1].tau=0.9"]
-  sleep_if   overrides that make it sleep 30 s first (to be interrupted)
+  sleep_if   overrides that make it sleep first (to be interrupted, or overlapped by another sweep)
+  sleep_s    how long, in seconds (default 30)
   no_summary_if  overrides that make it exit 0 without writing summary.json
 Every call appends its arguments to DIR/calls.jsonl, so tests can count runs.
 """
@@ -24,7 +25,7 @@ with open(os.path.join(out, "calls.jsonl"), "a") as f:
     f.write(json.dumps(args) + "\n")
 print("fake: starting", flush=True)
 if any(a in config.get("sleep_if", []) for a in args):
-    time.sleep(30)
+    time.sleep(config.get("sleep_s", 30))
 if any(a in config.get("fail_if", []) for a in args):
     print("fake: error: asked to fail", file=sys.stderr)
     sys.exit(3)

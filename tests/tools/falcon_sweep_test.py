@@ -7,7 +7,6 @@ resume, changed-sweep detection, strict errors and the collected table. No C++ b
   tests/tools/falcon_sweep_test.py                             # what ctest runs (exit 77: skipped)
 """
 import csv
-import fcntl
 import json
 import os
 import signal
@@ -316,15 +315,27 @@ class FalconSweep(unittest.TestCase):
         self.assertIn("is not UTF-8 text; save the file as UTF-8", err)
         self.assertEqual(len(err.strip().splitlines()), 1, err)
 
-    def test_two_sweeps_on_one_output_dir_are_refused(self):
-        self.write_sweep(self.GRID)
-        os.makedirs(self.out)
-        with open(os.path.join(self.out, ".sweep.lock"), "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a running sweep holds it
+    def test_two_sweeps_on_one_output_dir_share_its_points(self):
+        # As experiments/*/run.sh for two problems at once: each point runs once, and a sweep that
+        # reaches a point the other is running waits for it and takes its result.
+        self.write_sweep("axes: {\"rows[1].tau\": [0.8, 0.9]}\ncollect: {fields: [gap_all]}\n")
+        self.fake_config({"sleep_if": ["rows[1].tau=0.8"], "sleep_s": 3})
+        first = subprocess.Popen([sys.executable, TOOL, "sweep.yaml"], cwd=self.dir, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 20
+            while not self.calls("tau=0.8") and time.monotonic() < deadline:
+                time.sleep(0.05)  # until the first sweep is inside its slow point
             rc, _, err = self.sweep()
-        self.assertEqual(rc, 2, err)
-        self.assertIn("another falcon_sweep is running on this output_dir", err)
-        self.assertEqual(self.sweep()[0], 0)  # the lock goes with its holder
+        finally:
+            _, first_err = first.communicate(timeout=60)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(first.returncode, 0, first_err)
+        self.assertIn("sweep: tau=0.8: another falcon_sweep is running it; waiting", err)
+        self.assertIn("tau=0.8: done by another falcon_sweep", err)
+        for point in ("tau=0.8", "tau=0.9"):
+            self.assertEqual(len(self.calls(point)), 1, point)
+            self.assertTrue(os.path.exists(os.path.join(self.out, point, "done")), point)
 
     def test_collect_only_needs_no_program(self):
         self.write_sweep(self.GRID)
