@@ -22,6 +22,7 @@ SWEEPS = {
     "table2_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
     "table3_bopo": ("experiments/table3_ablation/eval_bopo.yaml", "bopo"),
     "table3_sft": ("experiments/table3_ablation/eval_sft.yaml", "sft"),
+    "table3_mask": ("experiments/table3_ablation/eval_mask.yaml", "bopo"),
     "table4_adaptive": ("experiments/table4_adaptive/eval.yaml", "bopo"),
     "fig_bopo": ("experiments/fig_bopo_vs_grpo/eval.yaml", "bopo"),
     "fig_grpo": ("experiments/fig_bopo_vs_grpo/eval.yaml", "grpo"),
@@ -177,7 +178,7 @@ T3_ROWS = {
     "SFT + Repair": ("table3_sft", "SFT + Repair"),
     "SFT Only": ("table3_sft", "SFT Only"),
 }
-T3_EXTRA = {"with semantic mask (ours)": ("table3_bopo", "with semantic mask")}
+T3_EXTRA = {"with semantic mask (ours)": ("table3_mask", "with semantic mask")}
 T3_PROBLEMS = ("tsp", "cvrp")
 
 

@@ -230,6 +230,17 @@ void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes) {
   }
 }
 
+void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, const std::string& text) {
+  for (const auto& r : rows) {
+    if (r.computed_notes && !model_writes_notes)
+      throw Error(r.name + ": computed_notes: the model writes " + text +
+                  ", which has no notes (set computed_notes: false or auto)");
+    if (r.semantic_mask && model_writes_notes)
+      throw Error(r.name + ": semantic_mask: the model writes " + text +
+                  ", whose notes the semantic mask would read as indices (set semantic_mask: false for this model)");
+  }
+}
+
 bool EvalSpec::needs_model() const {
   for (const auto& r : rows)
     if (r.uses_model()) return true;

@@ -70,6 +70,11 @@ struct RowSpec {
 // the row can compute them (grammar on, no semantic mask); the others write their own.
 void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes);
 
+// Refuses, before any row runs, a row that the model's text cannot take: computed notes for a text
+// without notes, or the semantic mask (which reads every digit run as an index) for one with them.
+// `text` names the model's text for the message, e.g. "op in 'compact_ranked'".
+void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, const std::string& text);
+
 struct PlotSpec {
   std::string file;      // .svg or .png (needs rsvg-convert); "" = no picture
   std::string instance;  // an instance name or its position in the list; "" = the first

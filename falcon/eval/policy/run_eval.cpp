@@ -109,10 +109,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     const problems::TextStyle own = policy->style.for_problem(problem);
     const bool notes = problems::writes_notes(own);
     settle_auto_notes(spec.rows, notes);
-    for (const auto& row : spec.rows)
-      if (row.computed_notes && !notes)
-        throw Error(row.name + ": computed_notes: the model writes " + problem + " in '" + problems::describe(own) +
-                    "', which has no notes (set computed_notes: false or auto)");
+    check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
     // The model reads and writes its own text style: prompts, grammar and parsing follow it.
     for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
