@@ -27,7 +27,9 @@ SCALES = {
     "small": "small: the CPU recipes' models (configs/<recipe>_<p>.yaml: 4 x 128 layers, 1.4M parameters, "
              "the compact texts that learn (ranked notes for OP / CVRP / MIS / MVC, insertions for PFSP), "
              "SFT then 60 steps of BOPO / GRPO / FOARL each from the same SFT checkpoint "
-             "(experiments/common/train_models.sh)) evaluated on the test split of the dataset each SFT recipe "
+             "(experiments/common/train_models.sh); each BOPO is its configs/bopo_<p>.yaml, which on CVRP "
+             "adds two options beyond the paper: infeasible samples as losers and the loss on the model's "
+             "picks only) evaluated on the test split of the dataset each SFT recipe "
              "trains on (TSP / OP / CVRP n = 20, MIS / MVC Erdos-Renyi n = 50, PFSP 20 x 5, JSSP 6 x 6): all of it, "
              "or the first LIMIT when the command sets it; the models, data and instance count of each point "
              "are listed under Runs.",
