@@ -483,10 +483,9 @@ class Runner:
         finally:
             lock.close()
 
-    def _run(self, p, state):
+    def _run(self, p, state):  # p.dir exists: _take made it
         why = {"not run": "", "changed": " again, settings changed (--force)"}.get(state, f" again, last run {state}")
         print(f"sweep: {p.name}: running{why}; log {p.path('log.txt')}", file=sys.stderr, flush=True)
-        os.makedirs(p.dir, exist_ok=True)
         for marker in ("done", "failed"):  # a rerun's outcome is only what this run writes
             if os.path.exists(p.path(marker)):
                 os.remove(p.path(marker))
