@@ -4,7 +4,8 @@ bopo_vs_sft.md and bopo_vs_sft.png from bopo_vs_sft.sh's runs.
 
 usage: bopo_vs_sft.py [--out DIR] RUNS_DIR SEED...   (DIR: where the two files go; default this folder)
 
-RUNS_DIR holds base/eval (the starting checkpoint's evaluation), `problem` (tsp when missing) and
+RUNS_DIR holds base/eval (the starting checkpoint's evaluation), `problem` (tsp when missing),
+`base_checkpoint` (its path, when written) and
 per seed the arms' runs bopo_seedS, grpo_seedS and sft_seedS, each where it was run (metrics.jsonl,
 train.seconds, eval/step_N/summary.json). Per run: each evaluated
 checkpoint's training wall time (curves.training_clock) and held-out figures; the last
@@ -99,7 +100,7 @@ def main():
         with open(os.path.join(runs, name)) as f:
             return f.read().strip()
 
-    bopo_args, train_args = setting("bopo_args"), setting("train_args")
+    bopo_args, train_args, base_checkpoint = setting("bopo_args"), setting("train_args"), setting("base_checkpoint")
     arms_run = [arm for arm in ARMS if finals[arm]]
     lines = [f"# BOPO vs the same wall time of more SFT and GRPO at the same samples, "
              f"{PROBLEM_NAMES.get(problem, problem)} ({held_out} held-out instances)", "",
@@ -112,7 +113,8 @@ def main():
              "on), the samples' raw validity and the chosen answer's gap. `skipped`: the degenerate groups, over "
              "the logged steps (every 25th and the last): for BOPO those with fewer than two distinct feasible "
              "objectives (and the pairs it trained on), for GRPO those whose rewards were all equal.", "",
-             f"Starting checkpoint: {base['valid']:.1f}% valid, greedy gap {base['greedy_gap']:.2f}%, sample valid "
+             "Starting checkpoint" + (f" (`{base_checkpoint}`)" if base_checkpoint else "") +
+             f": {base['valid']:.1f}% valid, greedy gap {base['greedy_gap']:.2f}%, sample valid "
              f"{base['sample_valid']:.1f}%, best-of-8 gap {base['best8_gap']:.2f}%.", "",
              "## Last checkpoint of each run", "",
              "| arm | seed | steps | minutes | valid | greedy gap | sample valid | best-of-8 gap | skipped |",

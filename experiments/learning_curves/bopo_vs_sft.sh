@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# Does BOPO add what more SFT or GRPO would not? From one SFT checkpoint (default: the main job's
-# SFT stage, `falcon_train configs/bopo_tsp.yaml`'s step 1200), per seed, one arm per ARMS entry:
-#  - bopo: configs/bopo_tsp.yaml's BOPO stage as the main job runs it (LoRA 16, lr 2e-4,
+# Does BOPO add what more SFT or GRPO would not? From one SFT checkpoint of PROBLEM (default tsp;
+# default BASE: the newest checkpoint of runs/sft_<p>, the tables' SFT model, which
+# `falcon_train configs/sft_<p>.yaml` or experiments/common/train_models.sh makes), per seed, one
+# arm per ARMS entry:
+#  - bopo: configs/bopo_<p>.yaml's BOPO stage as the main job runs it (LoRA 16, lr 2e-4,
 #    8 instances x 8 samples at temperature 1, beta 0.1) for STEPS steps (twice the main job's),
 #    a checkpoint every STEPS / 4;
 #  - grpo: configs/grpo_tsp.yaml's GRPO stage, the same LoRA, rate and samples for the same steps
 #    (so the same number of samples as bopo);
-#  - sft:  the same wall time of more SFT: configs/bopo_tsp.yaml's SFT stage continued on the
+#  - sft:  the same wall time of more SFT: configs/bopo_<p>.yaml's SFT stage continued on the
 #    labels (full fine-tuning at a constant SFT_LR, default the stage's peak 1e-3, no warmup),
 #    stopped when the bopo run of the same seed took as long.
-# PROBLEM (default tsp) picks the labels and held-out instances: tsp (TSP-20), jssp (JSSP 6x6,
-# the learning curves' jssp run, whose checkpoint is then the BASE), mis or mvc (ER-50, from a
-# learning-curve *_state run: the decoder computes the notes in the rollouts and the evaluation;
-# STYLE=compact_ranked for a *_ranked run, CHOICES_ONLY=1 for one trained with loss_on_notes: false),
-# cvrp, op (CVRP-20, OP-20) or pfsp (20 x 5) from a learning-curve *_ranked run (notes computed
-# likewise; STYLE=compact_insert for pfsp_insert).
+# Every arm trains the model BASE was trained as, on its text and data (the model, text and data
+# sections of BASE's config.yaml, experiments/common/base_sections.py, as train_models.sh does),
+# and is decoded on that data's held-out split; the decoder writes the notes of a text that has
+# them (computed_notes: auto), the model every choice. CHOICES_ONLY=1: every arm's loss leaves
+# those notes out (for a BASE trained with loss_on_notes: false).
 # All runs one thread, one at a time (run it beside at most one other one-thread job), or with
 # PARALLEL=1 every seed at once, GRPO beside BOPO and SFT after it (a machine with cores to spare;
 # the SFT arm's budget is then BOPO's wall time under a like load). TRAIN_ARGS and EVAL_ARGS are overrides of every
@@ -23,8 +24,8 @@
 # preference checkpoint, and every 150th SFT step and the last, is decoded on LIMIT (default 200)
 # held-out instances (eval_bopo.yaml: greedy without repair, and FALCON best of 8), then
 # bopo_vs_sft.py writes bopo_vs_sft.md and .png.
-#   falcon_train configs/bopo_tsp.yaml threads=1 && experiments/learning_curves/bopo_vs_sft.sh
-# (results.md's base was the main job's SFT at a constant rate: add 'stages[0].schedule=constant'.)
+#   PROBLEMS=mis RECIPES=sft experiments/common/train_models.sh && \
+#     PROBLEM=mis OUT=runs/pref_mis REPORT=experiments/learning_curves/problems/mis_preferences experiments/learning_curves/bopo_vs_sft.sh
 #   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
 #   OUT=runs/bopo_sftw BOPO_ARGS="stages[1].sft_weight=1" REPORT=experiments/learning_curves/bopo_sft_weight \
 #     experiments/learning_curves/bopo_vs_sft.sh         # a BOPO variant, its report in its own folder
@@ -35,10 +36,13 @@
 # and an evaluated checkpoint is not evaluated again. The sft arm needs the bopo arm's wall time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+problem=${PROBLEM:-tsp}
+[ -f "configs/bopo_$problem.yaml" ] || { echo "bopo_vs_sft.sh: PROBLEM '$problem' has no configs/bopo_$problem.yaml (tsp, op, cvrp, mis, mvc, pfsp, jssp)" >&2; exit 2; }
 bin=${BIN:-build}
 out=${OUT:-runs/bopo_vs_sft}
-base=${BASE:-runs/bopo_tsp/checkpoints/step_1200}
-tokenizer=${TOKENIZER:-runs/bopo_tsp/tokenizer.model}
+base=${BASE:-$(ls -d "runs/sft_$problem"/checkpoints/step_* 2> /dev/null | sort -V | tail -n 1 || true)}
+base=${base:-runs/sft_$problem/checkpoints/step_N}  # named in the error below
+tokenizer=${TOKENIZER:-$(dirname "$(dirname "$base")")/tokenizer.model}
 read -r -a seeds <<< "${SEEDS:-1 2 3}"
 steps=${STEPS:-120}
 limit=${LIMIT:-200}  # held-out instances each checkpoint is decoded on
@@ -50,48 +54,33 @@ read -r -a more_eval_args <<< "${EVAL_ARGS:-}"  # overrides of every falcon_eval
 for arm in "${arms[@]}"; do
   case $arm in bopo | sft | grpo) ;; *) echo "bopo_vs_sft.sh: unknown arm '$arm' in ARMS (bopo, sft, grpo)" >&2; exit 2 ;; esac
 done
-problem=${PROBLEM:-tsp}
-pref_args=() eval_args=()  # the preference arms' and the evaluation's changes for the problem
-case $problem in  # the curve recipe's changes for the problem (run.sh's), and its held-out instances
-  tsp) recipe_args=() dataset=data/tsp20.h5 ;;
-  jssp) recipe_args=(data.config=configs/data/jssp6.yaml text.candidates=0 model.max_position_embeddings=512) dataset=data/jssp6.h5 ;;
-  mis | mvc)
-    recipe_args=(data.config=configs/data/${problem}50.yaml text.style=${STYLE:-compact_state} text.candidates=0
-      model.max_position_embeddings=$(case $problem/${STYLE:-compact_state} in mis/*) echo 1024 ;; mvc/compact_ranked) echo 2048 ;; *) echo 1280 ;; esac))
-    dataset=data/${problem}50.h5 ;;
-  cvrp | op)  # run.sh's *_ranked runs: 4 candidates per node, as the learning-curve recipe
-    recipe_args=(data.config=configs/data/${problem}20.yaml text.style=${STYLE:-compact_ranked} model.max_position_embeddings=1024)
-    dataset=data/${problem}20.h5 ;;
-  pfsp)  # run.sh's pfsp_ranked (STYLE=compact_insert for pfsp_insert)
-    recipe_args=(data.config=configs/data/pfsp20.yaml text.style=${STYLE:-compact_ranked} text.candidates=0 model.max_position_embeddings=1024)
-    dataset=data/pfsp20.h5 ;;
-  *) echo "bopo_vs_sft.sh: unknown PROBLEM '$problem' (tsp, jssp, mis, mvc, cvrp, op, pfsp)" >&2; exit 2 ;;
-esac
-case $problem in  # the texts with notes: the decoder computes them in the rollouts and the evaluation
-  mis | mvc | cvrp | op | pfsp)
-    pref_args=(stages[1].rollout.computed_notes=true) eval_args=(rows[0].computed_notes=true rows[1].computed_notes=true)
-    # CHOICES_ONLY=1: every arm's loss leaves the decoder's notes out (a base trained that way)
-    if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi ;;
-esac
 report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png go
 here=experiments/learning_curves
 
 for f in "$base/model.safetensors" "$tokenizer"; do
-  [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model)" >&2; exit 2; }
+  [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (train the SFT model: PROBLEMS=$problem RECIPES=sft experiments/common/train_models.sh, or set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model)" >&2; exit 2; }
 done
+mapfile -t recipe_args < <(/usr/bin/python3 experiments/common/base_sections.py "$base")  # model=..., text=..., data=...
+[ ${#recipe_args[@]} -eq 3 ] || exit 2  # base_sections.py named the fault
+dataset=$(/usr/bin/python3 experiments/common/base_sections.py --dataset "$base")
+[ "$(/usr/bin/python3 experiments/common/base_sections.py --problem "$base")" = "$problem" ] ||
+  { echo "bopo_vs_sft.sh: $base was trained on $dataset, not on PROBLEM=$problem's data" >&2; exit 2; }
+if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi
+eval_args=(computed_notes=auto)
 mkdir -p "$out"
 [ "$report" = none ] || mkdir -p "$report"
 echo "${BOPO_ARGS:-}" > "$out/bopo_args"  # named in the report
 echo "${TRAIN_ARGS:-}" > "$out/train_args"
 echo "$problem" > "$out/problem"
+echo "$base" > "$out/base_checkpoint"
 
 start_run() {  # dir: a clean run folder (an interrupted run starts over)
   rm -rf "$1" && mkdir -p "$1"
 }
 
 run_preference() {  # arm (bopo or grpo), seed
-  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_tsp.yaml extra=("${pref_args[@]}" "${bopo_args[@]}")
-  [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=("${pref_args[@]}")
+  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_$problem.yaml extra=("${bopo_args[@]}")
+  [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=()
   [ -f "$dir/train.seconds" ] && return 0
   start_run "$dir"
   "$bin/tools/falcon_train" $recipe output_dir="$dir" seed="$2" threads=1 "${recipe_args[@]}" \
@@ -108,7 +97,7 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   budget=$(cat "$out/bopo_seed$1/train.seconds")
   start_run "$dir"
   local rc=0
-  timeout --signal=TERM "$budget" "$bin/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$dir" seed="$1" \
+  timeout --signal=TERM "$budget" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
     threads=1 "${recipe_args[@]}" init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 "${train_args[@]}" > "$dir/train.log" 2>&1 || rc=$?
   # 124: stopped by the budget, as meant; its last checkpoint is the comparison point

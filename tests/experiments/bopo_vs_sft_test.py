@@ -59,6 +59,8 @@ class BopoVsSft(unittest.TestCase):
                 f.write("stages[1].sft_weight=1\n")
             with open(os.path.join(runs, "train_args"), "w") as f:
                 f.write("stages[1].loss_on_notes=false\n")
+            with open(os.path.join(runs, "base_checkpoint"), "w") as f:
+                f.write("runs/sft_tsp/checkpoints/step_1200\n")
             out = os.path.join(d, "out")
             os.makedirs(out)
             subprocess.run([sys.executable, SCRIPT, "--out", out, runs, "1", "2"], check=True, capture_output=True)
@@ -66,7 +68,7 @@ class BopoVsSft(unittest.TestCase):
                 text = f.read()
             self.assertIn("(seeds 1 2; BOPO arm with `stages[1].sft_weight=1`; every arm with "
                           "`stages[1].loss_on_notes=false`)", text)
-            self.assertIn("Starting checkpoint: 90.0% valid, greedy gap 20.00%, sample valid 60.0%, best-of-8 gap 12.00%.",
+            self.assertIn("Starting checkpoint (`runs/sft_tsp/checkpoints/step_1200`): 90.0% valid, greedy gap 20.00%, sample valid 60.0%, best-of-8 gap 12.00%.",
                           text)
             # The last checkpoint of each run, at its training minutes; BOPO's skip rate over the logged steps.
             self.assertIn("| bopo | 1 | 40 | 2.0 | 95.0 | 15.00 | 50.0 | 10.00 | 25.0% (120 pairs) |", text)

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""What a run that starts from an SFT checkpoint must take from it: the model it was built as, the
+text it learned and the data it trained on, whatever the recipe the new run reads says (GRPO and
+FOARL use the TSP recipes on every problem; a preference stage is one recipe for many models).
+
+  base_sections.py CHECKPOINT             # falcon_train overrides, one a line: model=..., text=..., data=...
+  base_sections.py --dataset CHECKPOINT   # the dataset file of its data section (its held-out split)
+  base_sections.py --problem CHECKPOINT   # the problem that dataset holds
+
+CHECKPOINT is a checkpoint folder (`runs/sft_tsp/checkpoints/step_1200`): its config.yaml is the
+whole recipe its run resolved. Errors name the file and exit 2.
+"""
+import os
+import sys
+
+import yaml
+
+SECTIONS = ("model", "text", "data")
+
+
+def fail(message):
+    print(f"base_sections.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def checkpoint_recipe(checkpoint):
+    path = os.path.join(checkpoint, "config.yaml")
+    if not os.path.isfile(path):
+        fail(f"{path} is missing: name a checkpoint folder of a falcon_train run (<run>/checkpoints/step_N)")
+    try:
+        with open(path, encoding="utf-8") as f:
+            recipe = yaml.safe_load(f)
+    except yaml.YAMLError as e:
+        fail(f"{path} is not YAML ({e}): the checkpoint is damaged; take an earlier one")
+    if not isinstance(recipe, dict) or not all(k in recipe for k in ("model", "data")):
+        fail(f"{path} has no model and data sections: the checkpoint is damaged; take an earlier one")
+    recipe.setdefault("text", {"style": "paper"})  # runs from before the text section
+    return recipe, path
+
+
+def overrides(recipe):
+    """One `key={flow YAML}` line per section, as falcon_train's command line takes them."""
+    return [key + "=" + yaml.safe_dump(recipe[key], default_flow_style=True, width=10**6).strip()
+            for key in SECTIONS]
+
+
+def data_config(recipe, path):
+    """The dataset config the run trained on (one: a mixture of datasets has no one held-out set)."""
+    config = recipe["data"].get("config")
+    if not isinstance(config, str) or not config:
+        fail(f"{path}: data.config is {config!r}: a run over one dataset is needed here")
+    if not os.path.isfile(config):
+        fail(f"{path}: data.config names {config}, which is not there (run from the repository root)")
+    with open(config, encoding="utf-8") as f:
+        return yaml.safe_load(f) or {}, config
+
+
+def main(argv):
+    what = "overrides"
+    if argv and argv[0] in ("--dataset", "--problem"):
+        what = argv.pop(0)[2:]
+    if len(argv) != 1:
+        fail("usage: base_sections.py [--dataset | --problem] CHECKPOINT")
+    recipe, path = checkpoint_recipe(argv[0])
+    if what == "overrides":
+        print("\n".join(overrides(recipe)))
+        return
+    config, config_path = data_config(recipe, path)
+    key = "output" if what == "dataset" else "problem"
+    if not config.get(key):
+        fail(f"{config_path} has no '{key}'")
+    print(config[key])
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
