@@ -22,8 +22,9 @@
 #           the other steps -> train_<variant>.tar.gz (logs, metrics, evaluations, the newest
 #           checkpoint's and the halfway one's weights, and the tokenizer)
 #   prefs   experiments/learning_curves/bopo_vs_sft.sh on cuda (PARALLEL=1: every seed at once) for each
-#           folder .gpu/pref/NAME holding base/ (the SFT checkpoint), tokenizer.model and `env` (its
-#           settings as shell assignments, e.g. PROBLEM=pfsp STYLE=compact_insert STEPS=60
+#           folder .gpu/pref/NAME holding base/ (the SFT checkpoint, with the sections.txt that
+#           experiments/common/base_sections.py --all writes here: no PyYAML there), tokenizer.model
+#           and `env` (its settings as shell assignments, e.g. PROBLEM=pfsp STEPS=60
 #           BOPO_ARGS="stages[1].infeasible_losers=true"; data/<stem>.h5 carried), all
 #           at once, stopped FALCON_GPU_PREF_CAP seconds (360) after they start -> prefs.tar.gz (logs,
 #           metrics, wall times, evaluations; no weights), for bopo_vs_sft.py here

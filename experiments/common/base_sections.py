@@ -6,6 +6,7 @@ FOARL use the TSP recipes on every problem; a preference stage is one recipe for
   base_sections.py CHECKPOINT             # falcon_train overrides, one a line: model=..., text=..., data=...
   base_sections.py --dataset CHECKPOINT   # the dataset file of its data section (its held-out split)
   base_sections.py --problem CHECKPOINT   # the problem that dataset holds
+  base_sections.py --all CHECKPOINT       # the three overrides, then dataset=... and problem=...
 
 CHECKPOINT is a checkpoint folder (`runs/sft_tsp/checkpoints/step_1200`): its config.yaml is the
 whole recipe its run resolved. Errors name the file and exit 2.
@@ -55,21 +56,29 @@ def data_config(recipe, path):
         return yaml.safe_load(f) or {}, config
 
 
-def main(argv):
-    what = "overrides"
-    if argv and argv[0] in ("--dataset", "--problem"):
-        what = argv.pop(0)[2:]
-    if len(argv) != 1:
-        fail("usage: base_sections.py [--dataset | --problem] CHECKPOINT")
-    recipe, path = checkpoint_recipe(argv[0])
-    if what == "overrides":
-        print("\n".join(overrides(recipe)))
-        return
+def dataset_field(recipe, path, key):
+    """data.config's `output` (the dataset file) or `problem`."""
     config, config_path = data_config(recipe, path)
-    key = "output" if what == "dataset" else "problem"
     if not config.get(key):
         fail(f"{config_path} has no '{key}'")
-    print(config[key])
+    return config[key]
+
+
+def main(argv):
+    what = "overrides"
+    if argv and argv[0] in ("--dataset", "--problem", "--all"):
+        what = argv.pop(0)[2:]
+    if len(argv) != 1:
+        fail("usage: base_sections.py [--dataset | --problem | --all] CHECKPOINT")
+    recipe, path = checkpoint_recipe(argv[0])
+    lines = []
+    if what in ("overrides", "all"):
+        lines += overrides(recipe)
+    if what in ("dataset", "all"):
+        lines.append(("dataset=" if what == "all" else "") + dataset_field(recipe, path, "output"))
+    if what in ("problem", "all"):
+        lines.append(("problem=" if what == "all" else "") + dataset_field(recipe, path, "problem"))
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

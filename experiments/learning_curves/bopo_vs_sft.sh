@@ -60,10 +60,15 @@ here=experiments/learning_curves
 for f in "$base/model.safetensors" "$tokenizer"; do
   [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (train the SFT model: PROBLEMS=$problem RECIPES=sft experiments/common/train_models.sh, or set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model)" >&2; exit 2; }
 done
-mapfile -t recipe_args < <(/usr/bin/python3 experiments/common/base_sections.py "$base")  # model=..., text=..., data=...
-[ ${#recipe_args[@]} -eq 3 ] || exit 2  # base_sections.py named the fault
-dataset=$(/usr/bin/python3 experiments/common/base_sections.py --dataset "$base")
-[ "$(/usr/bin/python3 experiments/common/base_sections.py --problem "$base")" = "$problem" ] ||
+# model=..., text=..., data=..., dataset=..., problem=...: base_sections.py needs PyYAML, so a
+# machine without it (a lent GPU's python) reads them from sections.txt beside the checkpoint,
+# written where it runs (docs/gpu.md)
+if [ -f "$base/sections.txt" ]; then described=$(cat "$base/sections.txt")
+else described=$(/usr/bin/python3 experiments/common/base_sections.py --all "$base"); fi
+mapfile -t recipe_args < <(grep -E '^(model|text|data)=' <<< "$described")
+dataset=$(sed -n 's/^dataset=//p' <<< "$described")
+[ ${#recipe_args[@]} -eq 3 ] && [ -n "$dataset" ] || { echo "bopo_vs_sft.sh: $base: its sections.txt lacks model, text, data or dataset (rewrite it with experiments/common/base_sections.py --all)" >&2; exit 2; }
+[ "$(sed -n 's/^problem=//p' <<< "$described")" = "$problem" ] ||
   { echo "bopo_vs_sft.sh: $base was trained on $dataset, not on PROBLEM=$problem's data" >&2; exit 2; }
 if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi
 eval_args=(computed_notes=auto)

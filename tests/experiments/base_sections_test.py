@@ -58,6 +58,9 @@ class BaseSections(unittest.TestCase):
     def test_dataset_and_problem_come_from_the_data_config(self):
         self.assertEqual(run("--dataset", self.checkpoint, cwd=self.dir).stdout.strip(), "data/mis50.h5")
         self.assertEqual(run("--problem", self.checkpoint, cwd=self.dir).stdout.strip(), "mis")
+        everything = run("--all", self.checkpoint, cwd=self.dir).stdout.splitlines()
+        self.assertEqual([line.split("=", 1)[0] for line in everything], ["model", "text", "data", "dataset", "problem"])
+        self.assertEqual(everything[3:], ["dataset=data/mis50.h5", "problem=mis"])
 
     def test_a_run_from_before_the_text_section_wrote_the_paper_text(self):
         del self.recipe["text"]
