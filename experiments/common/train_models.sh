@@ -69,15 +69,9 @@ train() {
     # The later stage reads what the SFT model was built for and trains on its data: the SFT run's
     # model shape, text style and data sections, whatever the template recipe says (GRPO and FOARL
     # use the TSP recipes on every problem).
-    local inherited sections
-    inherited=$(/usr/bin/python3 -c '
-import sys, yaml
-c = yaml.safe_load(open(sys.argv[1]))
-c.setdefault("text", {"style": "paper"})  # SFT runs from before the text section
-for key in ("model", "text", "data"):
-    print(key + "=" + yaml.safe_dump(c[key], default_flow_style=True, width=10**6).strip())
-' "$ckpt/config.yaml")
-    mapfile -t sections <<<"$inherited"
+    local sections
+    mapfile -t sections < <(/usr/bin/python3 experiments/common/base_sections.py "$ckpt")
+    [ ${#sections[@]} -eq 3 ] || return 1  # base_sections.py named the fault
     args=("$config" "${args[@]}" "${sections[@]}" init.checkpoint="$ckpt" init.start_stage=1
           tokenizer.path="$sft/tokenizer.model")
     local extra
