@@ -104,7 +104,8 @@ bool parse_long(const std::string& token, long& out) {
   errno = 0;
   char* end = nullptr;
   out = std::strtol(token.c_str(), &end, 10);
-  return *end == '\0' && errno == 0;
+  // Every byte a digit: a NUL inside the token would otherwise end it early ("\0124" read as 0).
+  return end == token.c_str() + token.size() && end != token.c_str() && errno == 0;
 }
 
 }  // namespace

@@ -121,6 +121,9 @@ TEST(GraphReader, MalformedFilesNameFileAndLine) {
   expect_error("edge_before_header.mis", ":1:", "edge before the 'p edge N M' line");
   expect_error("self_loop.mis", ":3:", "self-loop");
   expect_error("no_header.mis", ":", "no 'p edge N M' line");
+  // Found by instance_file_fuzzer: "p col 667667 \0124", whose edge count strtol read as 0 at the
+  // NUL, was accepted as 667,667 isolated vertices.
+  expect_error("nul_in_edge_count.clq", ":2:", "expected 'p edge N M'");
   EXPECT_THROW(read_dimacs_graph(kData + "does_not_exist.mis"), Error);
 }
 
