@@ -4,9 +4,8 @@ text it learned and the data it trained on, whatever the recipe the new run read
 FOARL use the TSP recipes on every problem; a preference stage is one recipe for many models).
 
   base_sections.py CHECKPOINT             # falcon_train overrides, one a line: model=..., text=..., data=...
-  base_sections.py --dataset CHECKPOINT   # the dataset file of its data section (its held-out split)
-  base_sections.py --problem CHECKPOINT   # the problem that dataset holds
-  base_sections.py --all CHECKPOINT       # the three overrides, then dataset=... and problem=...
+  base_sections.py --all CHECKPOINT       # the three, then dataset=... (the file of its data
+                                          # section: its held-out split) and problem=...
 
 CHECKPOINT is a checkpoint folder (`runs/sft_tsp/checkpoints/step_1200`): its config.yaml is the
 whole recipe its run resolved. Errors name the file and exit 2.
@@ -65,19 +64,15 @@ def dataset_field(recipe, path, key):
 
 
 def main(argv):
-    what = "overrides"
-    if argv and argv[0] in ("--dataset", "--problem", "--all"):
-        what = argv.pop(0)[2:]
+    everything = bool(argv) and argv[0] == "--all"
+    if everything:
+        argv = argv[1:]
     if len(argv) != 1:
-        fail("usage: base_sections.py [--dataset | --problem | --all] CHECKPOINT")
+        fail("usage: base_sections.py [--all] CHECKPOINT")
     recipe, path = checkpoint_recipe(argv[0])
-    lines = []
-    if what in ("overrides", "all"):
-        lines += overrides(recipe)
-    if what in ("dataset", "all"):
-        lines.append(("dataset=" if what == "all" else "") + dataset_field(recipe, path, "output"))
-    if what in ("problem", "all"):
-        lines.append(("problem=" if what == "all" else "") + dataset_field(recipe, path, "problem"))
+    lines = overrides(recipe)
+    if everything:
+        lines += ["dataset=" + dataset_field(recipe, path, "output"), "problem=" + dataset_field(recipe, path, "problem")]
     print("\n".join(lines))
 
 
