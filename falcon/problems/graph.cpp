@@ -19,7 +19,8 @@ Graph Graph::from_edges(int n, std::vector<std::pair<int, int>> edges) {
     if (u == v) throw Error("graph: self-loop at vertex " + std::to_string(u));
     if (u > v) std::swap(u, v);
   }
-  std::sort(edges.begin(), edges.end());
+  // Generators and complement() emit edges already sorted; sorting millions again is most of their cost.
+  if (!std::is_sorted(edges.begin(), edges.end())) std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
 
   Graph g;

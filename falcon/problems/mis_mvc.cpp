@@ -41,11 +41,26 @@ std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uin
   return instance;
 }
 
+// Most edges a clique file's complement may have: above the largest DIMACS clique benchmark's
+// (C4000.5, 4.0 million). A sparse .clq file of n vertices has a complement of about n^2/2
+// edges, so a few bytes of header could otherwise ask for minutes and gigabytes.
+constexpr long long kMaxComplementEdges = 5000000;
+
 std::shared_ptr<GraphInstance> read_file(const std::string& path) {
   const std::filesystem::path p(path);
   auto instance = std::make_shared<GraphInstance>();
   instance->graph = read_dimacs_graph(path);
-  if (p.extension() == ".clq") instance->graph = complement(instance->graph);  // clique instance
+  if (p.extension() == ".clq") {  // clique instance
+    const long long n = instance->graph.n;
+    const long long complement_edges = n * (n - 1) / 2 - instance->graph.m();
+    if (complement_edges > kMaxComplementEdges) {
+      throw Error(path + ": a .clq file is read as a clique instance, so MIS and MVC solve its complement, which would have " +
+                  std::to_string(complement_edges) + " edges (" + std::to_string(n) + " vertices, " +
+                  std::to_string(instance->graph.m()) + " edges in the file); the limit is " +
+                  std::to_string(kMaxComplementEdges) + ". To solve the graph as written, copy it to a .mis file.");
+    }
+    instance->graph = complement(instance->graph);
+  }
   instance->name = p.stem().string();
   return instance;
 }

@@ -193,6 +193,21 @@ TEST(Mis, ClqFilesAreReadAsTheirComplement) {
   EXPECT_EQ(instance_as<GraphInstance>(*path, "mis").graph.m(), 4);
 }
 
+// Found by instance_file_fuzzer: "p edge 7403 0" in a .clq file took 36 s and 27 million edges
+// to complement. A complement past the limit is refused, naming the file and the way out.
+TEST(Mis, ClqFileWithAHugeComplementIsRefused) {
+  const std::string file = std::string(FALCON_TEST_DATA_DIR) + "/mis/sparse_huge.clq";
+  try {
+    problem().read_file(file);
+    ADD_FAILURE() << "a 4000-vertex edgeless clique file was accepted";
+  } catch (const Error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(file), std::string::npos) << msg;
+    EXPECT_NE(msg.find("7998000 edges"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("copy it to a .mis file"), std::string::npos) << msg;
+  }
+}
+
 // The "Clique Elements are:" list of a DIMACS comment header as 0-based ids, or empty.
 std::vector<int> certified_clique(const std::string& path, int base) {
   std::ifstream in(path);
