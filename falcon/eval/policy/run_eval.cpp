@@ -125,9 +125,10 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
       for (const std::size_t i : fitted.kept) kept.push_back(std::move(instances[i]));
       instances = std::move(kept);
     }
+    // With over_context=skip a point where nothing fits still ends, with empty rows and every
+    // instance listed, so a sweep's table says "over context" rather than "failed".
     if (instances.empty())
-      throw Error("data: no instance fits the model's " + std::to_string(max_positions) +
-                  " positions (prompt + solution); evaluate smaller instances or use a model with a longer context");
+      std::fprintf(stderr, "eval: no instance fits; every row is empty and summary.json lists them all\n");
     if (options.progress)
       std::fprintf(stderr, "eval: %zu instances, model %s (%.2fM parameters), torch %s, %d threads\n",
                    instances.size(), policy->description.c_str(), policy->model->config().parameter_count() / 1e6,
@@ -210,7 +211,9 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   write_file_atomic(spec.output_dir + "/summary.json", summary.dump(2) + "\n");
   write_file_atomic(spec.output_dir + "/summary.md", report.table);
 
-  if (!plot_file.empty()) {
+  if (!plot_file.empty() && instances.empty()) {
+    std::fprintf(stderr, "eval: no picture (%s): no instance was evaluated\n", plot_file.c_str());
+  } else if (!plot_file.empty()) {
     std::size_t row_index = 0;
     while (!spec.plot.row.empty() && spec.rows[row_index].name != spec.plot.row) ++row_index;
     const EvalInstance& e = find_plot_instance(instances, spec.plot.instance);

@@ -313,6 +313,25 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
   const auto lines = read_lines(dir_ / "short_skip" / "instances.jsonl");
   EXPECT_EQ(lines.size(), 2 * (needed.size() - too_long.size())) << "both rows, the fitting instances only";
   for (const auto& l : lines) EXPECT_EQ(too_long.count(l["instance"].get<std::string>()), 0u) << l.dump();
+
+  // A model too short for every instance: with skip the point still ends, rows empty and all six
+  // listed, so a sweep's table can say "over context" for it.
+  config.max_position_embeddings = sorted.front() - 1;
+  model::CausalLm shorter(config);
+  model::write_hf_checkpoint((dir_ / "shorter").string(), config, model::state_dict(*shorter), options);
+  const std::string none_fit = "model: {path: " + (dir_ / "shorter").string() + "}\ndata: {dataset: " + data.dataset +
+                               "}\nrows: [{type: greedy}, {type: solver:nearest_neighbor}]\n";
+  run = run_eval_program(write_config("none.yaml", none_fit + "output_dir: " + (dir_ / "none_fit").string()) +
+                         " data.over_context=skip --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("no instance fits"), std::string::npos) << run.output;
+  std::ifstream none_in(dir_ / "none_fit" / "summary.json");
+  const json none_summary = json::parse(none_in);
+  EXPECT_EQ(none_summary["instances"].get<int>(), 0);
+  EXPECT_EQ(none_summary["over_context"].size(), needed.size());
+  ASSERT_EQ(none_summary["rows"].size(), 2u);
+  for (const auto& row : none_summary["rows"]) EXPECT_EQ(row["instances"].get<int>(), 0) << row.dump();
+  EXPECT_TRUE(read_lines(dir_ / "none_fit" / "instances.jsonl").empty());
 }
 
 // A falcon_train run (SFT, then BOPO on LoRA) evaluated from its final/ directory (adapters merged)
