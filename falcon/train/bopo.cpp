@@ -87,7 +87,8 @@ MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std
     auto cands = candidates(items[g], groups[g], stage.anchor_on_label);
     std::vector<ScoredSample> scores;
     for (const auto& c : cands) scores.push_back(c.score);
-    auto pairs = bopo_pairs(scores, items[g].problem->sense(), stage.infeasible_losers);
+    auto pairs = bopo_pairs(scores, items[g].problem->sense(),
+                            stage.infeasible_losers_for(items[g].problem->name()));
     if (!pairs) {
       ++m.skipped_groups;
       continue;

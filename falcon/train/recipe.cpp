@@ -2,6 +2,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
+#include "falcon/problems/registry.h"
 
 namespace falcon::train {
 namespace {
@@ -53,6 +54,32 @@ std::vector<std::int64_t> read_dataset_weights(Config& c, const std::string& pat
   }
   require(any, c, path, "must give at least one dataset a positive weight");
   return weights;
+}
+
+// stages[i].problems: {<p>: {infeasible_losers: ..., loss_on_notes: ...}}, each value defaulting
+// to the stage's own (infeasible_losers in a BOPO stage only, as the stage's key).
+std::vector<StageSpec::ProblemOptions> read_problem_options(Config& c, const std::string& path, const StageSpec& s,
+                                                            const problems::TextStyle& style) {
+  std::vector<StageSpec::ProblemOptions> out;
+  for (const auto& problem : c.keys(path)) {
+    const std::string base = path + "." + problem;
+    require(c.is_map(base), c, base, "must be a map such as {infeasible_losers: true, loss_on_notes: false}");
+    try {
+      problems::problem_by_name(problem);
+    } catch (const Error& e) {  // an unknown problem: the message lists the known ones
+      throw Error(at(c, base) + ": " + e.what());
+    }
+    const bool own_loss_on_notes = c.has(base + ".loss_on_notes");  // an inherited false is the stage's check
+    StageSpec::ProblemOptions o{problem, s.infeasible_losers, c.get_bool(base + ".loss_on_notes", s.loss_on_notes)};
+    if (s.kind == StageKind::kBopo) o.infeasible_losers = c.get_bool(base + ".infeasible_losers", s.infeasible_losers);
+    require(o.loss_on_notes || !own_loss_on_notes || problems::writes_notes(style.for_problem(problem)), c,
+            base + ".loss_on_notes",
+            "can be false only for a problem whose text writes notes (compact_echo, compact_state, compact_ranked or compact_insert)");
+    require(o.loss_on_notes || !samples_policy(s.kind) || s.rollout.computed_notes, c, base + ".loss_on_notes",
+            "can be false in a sampling stage only with rollout.computed_notes: true (else the model writes its notes)");
+    out.push_back(o);
+  }
+  return out;
 }
 
 StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
@@ -114,6 +141,7 @@ StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
     s.anchor_on_label = c.get_bool(base + "anchor_on_label", false);
     s.infeasible_losers = c.get_bool(base + "infeasible_losers", false);
   }
+  s.per_problem = read_problem_options(c, base + "problems", s, style);
   if (s.kind == StageKind::kDpo) s.reference = "adapters";
   if ((s.kind == StageKind::kBopo && s.reference == "adapters") || s.kind == StageKind::kDpo)
     require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0: the reference policy is the model with adapters disabled");
@@ -129,6 +157,18 @@ StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
 }
 
 }  // namespace
+
+bool StageSpec::infeasible_losers_for(std::string_view problem) const {
+  for (const auto& p : per_problem)
+    if (p.problem == problem) return p.infeasible_losers;
+  return infeasible_losers;
+}
+
+bool StageSpec::loss_on_notes_for(std::string_view problem) const {
+  for (const auto& p : per_problem)
+    if (p.problem == problem) return p.loss_on_notes;
+  return loss_on_notes;
+}
 
 StageKind stage_kind_from_string(const std::string& name, const std::string& where) {
   if (name == "sft") return StageKind::kSft;
@@ -244,7 +284,10 @@ Recipe read_recipe(Config& c) {
   r.eval.temperature = c.get_double("eval.temperature", 0.7);
   require(r.eval.samples >= 1, c, "eval.samples", "must be at least 1");
   bool notes_untrained = false;
-  for (const auto& stage : r.stages) notes_untrained = notes_untrained || !stage.loss_on_notes;
+  for (const auto& stage : r.stages) {
+    notes_untrained = notes_untrained || !stage.loss_on_notes;
+    for (const auto& p : stage.per_problem) notes_untrained = notes_untrained || !p.loss_on_notes;
+  }
   r.eval.computed_notes = c.get_bool_or_auto("eval.computed_notes", notes_untrained)  // auto: where the text writes notes
                               .value_or(problems::writes_notes(r.text_style));
   require(!r.eval.computed_notes || problems::writes_notes(r.text_style), c, "eval.computed_notes",

@@ -6,6 +6,7 @@
 // each checkpoint.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "falcon/core/config.h"
@@ -59,6 +60,16 @@ struct StageSpec {
   // model is then decoded with computed notes, which write them; sampling stages: out of each
   // sample's log-probability, as its rollouts were decoded with computed notes).
   bool loss_on_notes = true;
+  // A model of several problems may give a problem its own values of the two options above
+  // (stages[i].problems.<p>), as that problem's own recipe sets them; the rest take the stage's.
+  struct ProblemOptions {
+    std::string problem;  // a registered problem's name
+    bool infeasible_losers = false;
+    bool loss_on_notes = true;
+  };
+  std::vector<ProblemOptions> per_problem;
+  bool infeasible_losers_for(std::string_view problem) const;
+  bool loss_on_notes_for(std::string_view problem) const;
   // GRPO / FOARL
   double kl_coef = 0.0;
   // grpo: each sequence's token mean; dr_grpo: its token sum over the model's positions, so

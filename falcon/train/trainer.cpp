@@ -266,10 +266,12 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     const auto rows = run.share.slice(stage.batch_size);
     if (stage.kind == StageKind::kSft) {
       std::vector<Sequence> batch;
-      for (auto j = rows.begin; j < rows.end; ++j)
-        batch.push_back(sft_sequence(run.train_set.examples[order.at(first + j)], tokenizer, run.recipe.data.augment,
+      for (auto j = rows.begin; j < rows.end; ++j) {
+        const auto& example = run.train_set.examples[order.at(first + j)];
+        batch.push_back(sft_sequence(example, tokenizer, run.recipe.data.augment,
                                      mix(mix(run.recipe.seed, s), static_cast<std::uint64_t>(first + j)),
-                                     stage.loss_on_notes));
+                                     stage.loss_on_notes_for(example.problem->name())));
+      }
       out.push_back(prepare_sft(std::move(batch)));
       continue;
     }
@@ -288,13 +290,13 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     auto groups = policy::rollout(run.model, tokenizer, items, ro, masks);
     run.model->train();
     out.push_back(prepare_sampled(items, groups, stage));
-    if (!stage.loss_on_notes) {  // the decoder wrote the notes: each sample is scored on the model's choices
-      auto& batch = out.back();
-      for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
-        const auto& item = items.at(batch.item_of.at(i));
+    // Where the decoder wrote the notes, a sample is scored on the model's choices only.
+    auto& batch = out.back();
+    for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
+      const auto& item = items.at(batch.item_of.at(i));
+      if (!stage.loss_on_notes_for(item.problem->name()))
         batch.sequences[i].decoder_written =
             note_token_flags(*item.problem, item.instance, tokenizer, batch.sequences[i].solution);
-      }
     }
   }
   return out;

@@ -121,6 +121,43 @@ TEST(Recipe, LeavingNotesOutOfTheLossNeedsANoteTextAndTurnsOnComputedNotesInEval
                "stages[0].rollout.computed_notes needs a text that writes notes");
 }
 
+// A model of several problems: stages[i].problems gives a problem its own preference options (as
+// its own recipe sets them); every other problem keeps the stage's.
+TEST(Recipe, AStageGivesAProblemItsOwnPreferenceOptions) {
+  const std::string base = "output_dir: x\ndata: {config: c.yaml}\ntokenizer: {numbers: whole_ids, vocab_size: 2400}\n"
+                           "text: {style: compact, problems: {cvrp: {style: compact_ranked}}}\n";
+  auto config = Config::from_string(
+      base + "stages: [{type: bopo, steps: 2, rollout: {computed_notes: auto}, "
+             "problems: {cvrp: {infeasible_losers: true, loss_on_notes: false}}}]",
+      "<recipe>");
+  const auto recipe = read_recipe(config);
+  config.check_unused();
+  const auto& stage = recipe.stages[0];
+  EXPECT_TRUE(stage.infeasible_losers_for("cvrp"));
+  EXPECT_FALSE(stage.loss_on_notes_for("cvrp"));
+  EXPECT_FALSE(stage.infeasible_losers_for("tsp"));
+  EXPECT_TRUE(stage.loss_on_notes_for("tsp"));
+  EXPECT_TRUE(recipe.eval.computed_notes);  // some notes are left out of the loss: evaluation writes them
+
+  auto inherit = Config::from_string(
+      base + "stages: [{type: bopo, steps: 2, infeasible_losers: true, rollout: {computed_notes: auto}, "
+             "problems: {cvrp: {loss_on_notes: false}}}]",
+      "<recipe>");
+  EXPECT_TRUE(read_recipe(inherit).stages[0].infeasible_losers_for("cvrp"));  // unset: the stage's value
+
+  expect_error(base + "stages: [{type: bopo, steps: 2, problems: {cvpr: {infeasible_losers: true}}}]",
+               "stages[0].problems.cvpr");
+  expect_error(base + "stages: [{type: bopo, steps: 2, problems: {cvrp: true}}]",
+               "stages[0].problems.cvrp must be a map");
+  expect_error(base + "stages: [{type: bopo, steps: 2, problems: {tsp: {loss_on_notes: false}}}]",
+               "stages[0].problems.tsp.loss_on_notes can be false only for a problem whose text writes notes");
+  expect_error(base + "stages: [{type: bopo, steps: 2, rollout: {computed_notes: false}, "
+                      "problems: {cvrp: {loss_on_notes: false}}}]",
+               "stages[0].problems.cvrp.loss_on_notes can be false in a sampling stage only with rollout.computed_notes");
+  expect_error(base + "stages: [{type: grpo, steps: 2, problems: {cvrp: {infeasible_losers: true}}}]",
+               "infeasible_losers");  // a BOPO option: unknown in a GRPO stage, as the stage's own key
+}
+
 // auto: one preference stage and evaluation for every problem's model, computing the notes of the
 // texts that have them.
 TEST(Recipe, AutoComputedNotesFollowTheText) {

@@ -105,6 +105,25 @@ TEST(StageSteps, BopoWithInfeasibleLosersPairsTheInvalidSamplesToo) {
   EXPECT_NEAR(m.loss, (group0 + group1) / 2.0, 1e-10);
 }
 
+// A model of several problems takes each problem's own value of the option (stages[i].problems).
+TEST(StageSteps, BopoTakesTheInfeasibleLosersOptionOfTheItemsProblem) {
+  Fixture f;  // every item a TSP instance
+  f.groups[1] = {sample({5, 3}, true, 9), sample({6, 6, 3}, false, 0), sample({}, false, 0)};
+  StageSpec stage;
+  stage.kind = StageKind::kBopo;
+  stage.per_problem = {{"tsp", /*infeasible_losers=*/true, /*loss_on_notes=*/true}};
+  const auto own = prepare_sampled(f.items, f.groups, stage).metrics;
+  EXPECT_EQ(own.groups, 2);  // group 1 is one only with the option
+  EXPECT_EQ(own.pairs, 4);
+  stage.per_problem = {{"cvrp", true, true}};  // another problem's option leaves TSP the stage's
+  const auto others = prepare_sampled(f.items, f.groups, stage).metrics;
+  EXPECT_EQ(others.groups, 1);
+  EXPECT_EQ(others.skipped_groups, 1);
+  stage.infeasible_losers = true;
+  stage.per_problem = {{"tsp", false, true}};  // and the problem's own false overrides the stage's true
+  EXPECT_EQ(prepare_sampled(f.items, f.groups, stage).metrics.groups, 1);
+}
+
 TEST(StageSteps, BopoGradientStepWidensTheMarginOfTheBest) {
   torch::manual_seed(2);
   model::CausalLm lm(tiny());

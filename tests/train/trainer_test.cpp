@@ -120,7 +120,8 @@ TEST_F(TrainerTest, TrainsAStateTextWithTheNotesLeftOutOfTheLoss) {
 
 // One model of two problems, each in its own text: TSP compact, MIS with ranked notes. The
 // tokenizer, SFT examples and BOPO rollouts (notes computed where the text has them, so only on
-// MIS) follow each problem's style, and the model keeps the whole style beside it.
+// MIS) follow each problem's style, and the model keeps the whole style beside it. MIS takes its
+// own preference options (stages[i].problems), the notes left out of its loss in both stages.
 // (Each batch from one dataset: the wiring of data.batches and data.weights; data_order_test checks the order.)
 TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
   auto datagen = [&](const std::string& problem, const std::string& sizes, const std::string& extra) {
@@ -138,7 +139,9 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
        "data.overrides=[]", "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
        "text.candidates=2", "text.problems={mis: {style: compact_ranked, candidates: 0}}",
        "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false",
-       "eval.instances=2", "eval.computed_notes=auto", "data.batches=by_dataset", "data.weights=[2, 1]"});
+       "eval.instances=2", "eval.computed_notes=auto", "data.batches=by_dataset", "data.weights=[2, 1]",
+       "stages[0].problems={mis: {loss_on_notes: false}}",
+       "stages[1].problems={mis: {infeasible_losers: true, loss_on_notes: false}}"});
   const auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 2u);
   EXPECT_EQ(result.stages[1].steps, 4);
