@@ -4,6 +4,7 @@
 //   falcon_eval configs/eval/tsp.yaml
 //   falcon_eval configs/eval/tsp.yaml method.tau=0.9 data.limit=20 output_dir=runs/eval_tau09
 //   falcon_eval configs/eval/tsp.yaml --plot runs/eval/first.svg
+//   falcon_eval configs/eval/tsp.yaml --resume           # after an interruption: only what is missing
 //   falcon_eval configs/eval/tsp.yaml --print-config
 #include <CLI/CLI.hpp>
 
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   app.add_option("--plot", options.plot_file, "draw one delivered solution (plot.instance, plot.row) to FILE (.svg or .png)");
   app.add_flag("--print-config", print_config, "print the resolved config (defaults filled in) and exit");
   app.add_flag("--quiet", quiet, "no progress lines");
+  app.add_flag("--resume", options.resume,
+               "keep the results an interrupted run of the same config left in output_dir; evaluate the rest");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -490,9 +490,13 @@ class Runner:
             if os.path.exists(p.path(marker)):
                 os.remove(p.path(marker))
         write_atomic(p.path("point.json"), json.dumps(point_record(self.sweep, p), indent=2) + "\n")
-        cmd = [self.sweep.program, self.sweep.config, *self.sweep.args, *p.overrides, f"output_dir={yaml_text(p.dir)}"]
+        # An interrupted point continues where it stopped: falcon_eval keeps the instances it finished,
+        # falcon_train starts from its last checkpoint. Its log goes on below the earlier run's.
+        resume = state == "interrupted"
+        flags = [*self.sweep.args, *(["--resume"] if resume and "--resume" not in self.sweep.args else [])]
+        cmd = [self.sweep.program, self.sweep.config, *flags, *p.overrides, f"output_dir={yaml_text(p.dir)}"]
         start = time.monotonic()
-        with open(p.path("log.txt"), "w", encoding="utf-8") as log:
+        with open(p.path("log.txt"), "a" if resume else "w", encoding="utf-8") as log:
             log.write("$ " + shlex.join(cmd) + "\n")
             log.flush()
             with self.lock:  # checked under the lock so stop() cannot miss a process started now

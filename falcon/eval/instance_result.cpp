@@ -1,5 +1,7 @@
 #include "falcon/eval/instance_result.h"
 
+#include "falcon/core/error.h"
+
 namespace falcon::eval {
 namespace {
 
@@ -12,6 +14,24 @@ nlohmann::ordered_json opt(const std::optional<double>& v) {
 std::string utf8_or_replaced(const std::string& text) {
   const std::string quoted = nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   return nlohmann::json::parse(quoted).get<std::string>();
+}
+
+// The field `key` of j as a T; a missing or mistyped field names itself.
+template <typename T>
+T field(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it == j.end()) throw Error(std::string("no field '") + key + "'");
+  try {
+    return it->template get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw Error(std::string("field '") + key + "' is " + it->type_name() + ", not the expected type");
+  }
+}
+
+std::optional<double> optional_field(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  if (it != j.end() && it->is_null()) return std::nullopt;
+  return field<double>(j, key);
 }
 
 }  // namespace
@@ -51,6 +71,34 @@ nlohmann::ordered_json to_json(const InstanceResult& r) {
   j["solution"] = r.solution;
   j["text"] = utf8_or_replaced(r.text);
   return j;
+}
+
+InstanceResult instance_result_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw Error(std::string("a ") + j.type_name() + ", not an object");
+  InstanceResult r;
+  r.row = field<std::string>(j, "row");
+  r.instance = field<std::string>(j, "instance");
+  r.key = field<std::uint64_t>(j, "key");
+  r.n = field<int>(j, "n");
+  r.feasible_raw = field<bool>(j, "feasible_raw");
+  r.feasible = field<bool>(j, "feasible");
+  r.objective = optional_field(j, "objective");
+  r.reference = optional_field(j, "reference");
+  r.gap = optional_field(j, "gap");
+  r.repaired = field<bool>(j, "repaired");
+  r.repair_distance = field<double>(j, "repair_distance");
+  r.samples = field<int>(j, "samples");
+  r.samples_drawn = field<int>(j, "samples_drawn");
+  r.samples_feasible_raw = field<int>(j, "samples_feasible_raw");
+  r.consistency = optional_field(j, "consistency");
+  r.confidence = optional_field(j, "confidence");
+  r.stop = field<std::string>(j, "stop");
+  const auto seconds = field<nlohmann::json>(j, "seconds");
+  r.seconds = {field<double>(seconds, "total"),  field<double>(seconds, "model"),  field<double>(seconds, "mask"),
+               field<double>(seconds, "sample"), field<double>(seconds, "repair"), field<double>(seconds, "solver")};
+  r.solution = field<std::string>(j, "solution");
+  r.text = field<std::string>(j, "text");
+  return r;
 }
 
 }  // namespace falcon::eval

@@ -53,6 +53,11 @@ struct InstanceResult {
 
 nlohmann::ordered_json to_json(const InstanceResult& r);
 
+// A line of instances.jsonl read back (falcon_eval --resume). Everything but `before_repair`, which
+// the line does not carry, round-trips exactly. Throws falcon::Error naming the first missing or
+// mistyped field.
+InstanceResult instance_result_from_json(const nlohmann::json& j);
+
 // Sets objective (when feasible), reference and gap (when both are known) of a delivered solution.
 void set_objective(InstanceResult& r, problems::Sense sense, bool feasible, double objective,
                    const std::optional<double>& reference);

@@ -121,7 +121,7 @@ class FalconSweep(unittest.TestCase):
         self.assertIn(["full", "4", "16", "greedy", "", "", "", "done"], rows)  # every row when none is chosen
         self.assertEqual(len(rows), 1 + 6 * 2)
 
-    def test_resume_skips_done_points_and_reruns_failed_and_interrupted_ones(self):
+    def test_resume_skips_done_points_continues_interrupted_ones_and_reruns_failed_ones(self):
         self.write_sweep(self.GRID)
         self.fake_config({"fail_if": ["rows[1].tau=0.9"]})
         rc, _, err = self.sweep()
@@ -139,6 +139,14 @@ class FalconSweep(unittest.TestCase):
         self.assertEqual(len(self.calls("tau=0.8,n_max=16")), 1)  # done: skipped
         self.assertEqual(len(self.calls("tau=0.8,n_max=64")), 2)  # interrupted: rerun
         self.assertEqual(len(self.calls("tau=0.9,n_max=64")), 2)  # failed: rerun
+        # The interrupted point continues (--resume) below its earlier log; the failed one starts over.
+        self.assertNotIn("--resume", self.calls("tau=0.8,n_max=64")[0])
+        self.assertIn("--resume", self.calls("tau=0.8,n_max=64")[1])
+        self.assertNotIn("--resume", self.calls("tau=0.9,n_max=64")[1])
+        with open(os.path.join(self.out, "tau=0.8,n_max=64", "log.txt")) as f:
+            self.assertEqual(f.read().count("$ "), 2)
+        with open(os.path.join(self.out, "tau=0.9,n_max=64", "log.txt")) as f:
+            self.assertEqual(f.read().count("$ "), 1)
         self.assertIn("done earlier, skipped", err)
         rc, _, err = self.sweep()
         self.assertEqual(rc, 0, err)

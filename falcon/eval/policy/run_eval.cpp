@@ -13,6 +13,7 @@
 #include "falcon/core/rng.h"
 #include "falcon/core/torch/runtime.h"
 #include "falcon/eval/eval_instances.h"
+#include "falcon/eval/finished_results.h"
 #include "falcon/policy/best_of_n.h"
 #include "falcon/eval/policy/load_policy.h"
 #include "falcon/problems/text_style.h"
@@ -95,6 +96,9 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   if (!plot_file.empty()) check_picture_file(plot_file, options.plot_file.empty() ? "plot.file" : "--plot");
   auto instances = load_eval_instances(spec.data);
   const auto runtime = init_torch_runtime(spec.threads);
+  // Read before anything is written: a refused resume leaves the interrupted run's files as they were.
+  const FinishedResults finished = options.resume ? read_finished_results(spec.output_dir, config.to_yaml())
+                                                  : FinishedResults{};
   fs::create_directories(spec.output_dir);
   config.write(spec.output_dir + "/config.yaml");
 
@@ -136,41 +140,55 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   }
 
   const std::string jsonl_path = spec.output_dir + "/instances.jsonl";
-  std::ofstream jsonl(jsonl_path, std::ios::trunc);
+  if (!finished.by_row_and_key.empty()) {
+    write_file_atomic(jsonl_path, finished.lines);  // without the line the interruption cut
+    if (options.progress)
+      std::fprintf(stderr, "eval: resuming: %zu results kept from %s%s\n", finished.by_row_and_key.size(),
+                   jsonl_path.c_str(), finished.dropped_cut_line ? " (its cut last line dropped)" : "");
+  }
+  std::ofstream jsonl(jsonl_path, finished.by_row_and_key.empty() ? std::ios::trunc : std::ios::app);
   if (!jsonl) throw Error(jsonl_path + ": cannot write (output_dir)");
   EvalReport report;
   report.output_dir = spec.output_dir;
   std::vector<std::vector<InstanceResult>> all_results;
   for (const auto& row : spec.rows) {
     std::vector<InstanceResult> results;
+    std::vector<std::size_t> todo;  // indices into instances (and items) this process evaluates
+    for (std::size_t i = 0; i < instances.size(); ++i) {
+      if (const InstanceResult* kept = finished.find(row.name, instances[i].key)) results.push_back(*kept);
+      else todo.push_back(i);
+    }
     Progress bar(row.name, static_cast<long>(instances.size()), options.progress);
+    bar.resume_at(static_cast<long>(results.size()));
     auto record = [&](InstanceResult r) {
       jsonl << to_json(r).dump() << "\n";
       results.push_back(std::move(r));
     };
     if (row.kind == MethodKind::kSolver) {
-      for (const auto& e : instances) {
+      for (const std::size_t i : todo) {
+        const auto& e = instances[i];
         record(run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
+        jsonl.flush();
         bar.set_status(status(results));
         bar.advance();
       }
-    } else {
+    } else if (!todo.empty()) {
       decoding::GrammarOptions mask_options;
       mask_options.semantic = row.semantic_mask;
       mask_options.computed_notes = row.computed_notes;
       const auto masks = policy::make_mask_factory(policy->tokenizer, row.grammar, mask_options);
-      for (std::size_t begin = 0; begin < instances.size(); begin += spec.batch_instances) {
-        const std::size_t end = std::min(instances.size(), begin + spec.batch_instances);
+      for (std::size_t begin = 0; begin < todo.size(); begin += spec.batch_instances) {
+        const std::size_t end = std::min(todo.size(), begin + spec.batch_instances);
         std::vector<const EvalInstance*> batch;
         std::vector<policy::RolloutItem> batch_items;
-        for (std::size_t i = begin; i < end; ++i) batch.push_back(&instances[i]), batch_items.push_back(items[i]);
+        for (std::size_t t = begin; t < end; ++t) batch.push_back(&instances[todo[t]]), batch_items.push_back(items[todo[t]]);
         for (auto& r : policy::best_of_n(policy->model, policy->tokenizer, batch, batch_items, row, masks, spec.seed))
           record(std::move(r));
+        jsonl.flush();  // a batch at a time: what an interruption leaves, --resume keeps
         bar.set_status(status(results));
         bar.advance(static_cast<long>(end - begin));
       }
     }
-    jsonl.flush();
     bar.finish();
     report.rows.push_back(summarize(row.name, method_name(row), results, spec.infeasible_gap));
     all_results.push_back(std::move(results));

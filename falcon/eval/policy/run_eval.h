@@ -7,7 +7,8 @@
 //   <output_dir>/summary.md        the table that is also printed
 //   <output_dir>/config.yaml       the resolved config (defaults included)
 //
-// and, with plot.file (or --plot), a picture of one delivered solution.
+// and, with plot.file (or --plot), a picture of one delivered solution (of a resumed instance: without
+// repair's marks, which instances.jsonl does not keep).
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ namespace falcon::eval {
 struct EvalOptions {
   bool progress = true;
   std::string plot_file;  // overrides plot.file when not empty
+  // Keep the (row, instance) results an interrupted run of the same config left in output_dir
+  // (finished_results.h) and evaluate only the rest. Lines are written a batch at a time, so an
+  // interruption costs at most the batch in flight. Sample streams depend on the instance, not the
+  // batch, so the resumed rows are the rows an uninterrupted run writes.
+  bool resume = false;
 };
 
 struct EvalReport {

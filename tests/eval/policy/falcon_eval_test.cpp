@@ -247,6 +247,82 @@ TEST_F(FalconEvalTest, ConfigErrorsNameTheKeyAndTheFix) {
   EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
 }
 
+std::string file_text(const fs::path& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A line without its timings, which differ between any two runs.
+json without_seconds(json line) {
+  line.erase("seconds");
+  return line;
+}
+
+// An interruption leaves instances.jsonl written up to the last finished batch, maybe with a cut
+// line after it. --resume keeps those results, evaluates the rest, and ends with the lines and
+// summary an uninterrupted run writes. A resume under another config, or over a damaged line, is
+// refused with the place named and the earlier results left as they were.
+TEST_F(FalconEvalTest, AnInterruptedRunResumesToTheResultsOfAnUninterruptedOne) {
+  const auto config = write_config("resume.yaml", base_config("whole") + R"(
+batch_instances: 2
+rows:
+  - {type: greedy}
+  - {type: fixed, n: 3, name: fixed3}
+)");
+  const fs::path whole = dir_ / "whole", cut = dir_ / "cut";
+  ProgramRun run = run_eval_program(config + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  run = run_eval_program(config + " --quiet output_dir=" + cut.string());
+  ASSERT_EQ(run.code, 0) << run.output;
+  const auto lines = read_lines(whole / "instances.jsonl");
+  ASSERT_EQ(lines.size(), 8u);
+
+  // The greedy row and fixed3's first batch finished; the next line was being written.
+  std::string kept;
+  {
+    std::ifstream in(cut / "instances.jsonl");
+    std::string line;
+    for (int i = 0; i < 6 && std::getline(in, line); ++i) kept += line + "\n";
+    std::getline(in, line);
+    kept += line.substr(0, line.size() / 2);
+  }
+  std::ofstream(cut / "instances.jsonl", std::ios::trunc) << kept;
+  fs::remove(cut / "summary.json");
+
+  run = run_eval_program(config + " --resume output_dir=" + cut.string() + " seed=8");
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find((cut / "config.yaml").string()), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("seed: 7"), std::string::npos) << "names the difference: " << run.output;
+  EXPECT_EQ(file_text(cut / "instances.jsonl"), kept) << "a refused resume loses nothing";
+
+  run = run_eval_program(config + " --resume output_dir=" + cut.string());
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_NE(run.output.find("resuming: 6 results kept"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("cut last line dropped"), std::string::npos) << run.output;
+  const auto resumed = read_lines(cut / "instances.jsonl");
+  ASSERT_EQ(resumed.size(), lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) EXPECT_EQ(without_seconds(resumed[i]), without_seconds(lines[i])) << i;
+  const json a = json::parse(file_text(whole / "summary.json")), b = json::parse(file_text(cut / "summary.json"));
+  for (std::size_t r = 0; r < 2; ++r) {
+    for (const char* field : {"feasible", "feasible_raw", "gap_all", "gap_feasible", "samples", "consistency"})
+      EXPECT_EQ(b["rows"][r][field], a["rows"][r][field]) << a["rows"][r]["row"] << " " << field;
+  }
+
+  // A damaged line in the middle is named, not skipped.
+  std::string damaged = file_text(cut / "instances.jsonl");
+  damaged.replace(damaged.find('\n') + 1, 1, "[");
+  std::ofstream(cut / "instances.jsonl", std::ios::trunc) << damaged;
+  run = run_eval_program(config + " --resume output_dir=" + cut.string());
+  EXPECT_EQ(run.code, 1);
+  EXPECT_NE(run.output.find("instances.jsonl:2: not a JSON line"), std::string::npos) << run.output;
+  EXPECT_EQ(file_text(cut / "instances.jsonl"), damaged);
+
+  // Nothing to resume from: the run starts from the beginning.
+  run = run_eval_program(config + " --quiet --resume output_dir=" + (dir_ / "fresh").string());
+  ASSERT_EQ(run.code, 0) << run.output;
+  EXPECT_EQ(read_lines(dir_ / "fresh" / "instances.jsonl").size(), 8u);
+}
+
 // A model with fewer positions than some instances need (prompt + solution + EOS): by default
 // falcon_eval stops and names the key that skips them; with data.over_context=skip it evaluates
 // the rest and lists exactly the ones that do not fit.
