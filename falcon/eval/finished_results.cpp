@@ -71,8 +71,8 @@ FinishedResults read_finished_results(const std::string& output_dir, const std::
       throw Error(place + ": instance '" + r.instance + "' of row '" + r.row +
                   "' appears twice; run without --resume to start over");
     finished.by_row_and_key.emplace(std::make_pair(r.row, r.key), std::move(r));
-    finished.lines.append(text, begin, end - begin + 1);
     begin = end + 1;
+    finished.complete_bytes = begin;
   }
   return finished;
 }

@@ -12,8 +12,8 @@ namespace falcon::eval {
 
 struct FinishedResults {
   std::map<std::pair<std::string, std::uint64_t>, InstanceResult> by_row_and_key;  // (row name, instance key)
-  std::string lines;              // the complete lines as they were, each ending in '\n'
-  bool dropped_cut_line = false;  // the last line had no '\n': a write the interruption cut short
+  std::uintmax_t complete_bytes = 0;  // instances.jsonl's length up to the end of its last complete line
+  bool dropped_cut_line = false;      // the last line had no '\n': a write the interruption cut short
 
   const InstanceResult* find(const std::string& row, std::uint64_t key) const {
     const auto it = by_row_and_key.find({row, key});

@@ -141,7 +141,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
 
   const std::string jsonl_path = spec.output_dir + "/instances.jsonl";
   if (!finished.by_row_and_key.empty()) {
-    write_file_atomic(jsonl_path, finished.lines);  // without the line the interruption cut
+    fs::resize_file(jsonl_path, finished.complete_bytes);  // without the line the interruption cut
     if (options.progress)
       std::fprintf(stderr, "eval: resuming: %zu results kept from %s%s\n", finished.by_row_and_key.size(),
                    jsonl_path.c_str(), finished.dropped_cut_line ? " (its cut last line dropped)" : "");
