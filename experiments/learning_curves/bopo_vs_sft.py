@@ -10,6 +10,8 @@ per seed the arms' runs bopo_seedS, grpo_seedS and sft_seedS, each where it was 
 train.seconds, eval/step_N/summary.json). Per run: each evaluated
 checkpoint's training wall time (curves.training_clock) and held-out figures; the last
 checkpoint of each run is the comparison point, summarised as mean and spread over the seeds.
+What RUNS_DIR lacks is read from DIR/runs, the copy of each finished run's small files that
+bopo_vs_sft.sh keeps beside the report (same layout), so a report survives losing RUNS_DIR.
 """
 import json
 import os
@@ -55,6 +57,15 @@ def run_points(run_dir):
     return [(wall_at(clock, step) / 60, step, figures(rows)) for step, rows in sorted(evaluations(run_dir).items())]
 
 
+def located(rel, runs, archive):
+    """RUNS_DIR/rel when it exists, else the archive's copy, else None."""
+    for root in (runs, archive):
+        path = os.path.join(root, rel)
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def mean_spread(values):
     if not values:
         return "-"
@@ -66,21 +77,32 @@ def mean_spread(values):
 def main():
     here, args = out_dir_and_args(sys.argv[1:], __doc__)
     runs, seeds = args[0], args[1:]
-    with open(os.path.join(runs, "base", "eval", "summary.json")) as f:
+    archive = os.path.join(here, "runs")
+    base_path = located(os.path.join("base", "eval", "summary.json"), runs, archive)
+    if base_path is None:
+        sys.exit(f"bopo_vs_sft.py: neither {runs} nor {archive} has base/eval/summary.json "
+                 "(the starting checkpoint's evaluation, which bopo_vs_sft.sh writes first)")
+    with open(base_path) as f:
         base_summary = json.load(f)
     base = figures({r["row"]: r for r in base_summary["rows"]})
     held_out = base_summary.get("instances", "?")
-    problem = "tsp"
-    if os.path.isfile(os.path.join(runs, "problem")):
-        with open(os.path.join(runs, "problem")) as f:
-            problem = f.read().strip()
+
+    def setting(name):  # bopo_vs_sft.sh's settings, as written beside the runs
+        path = located(name, runs, archive)
+        if path is None:
+            return ""
+        with open(path) as f:
+            return f.read().strip()
+
+    problem = setting("problem") or "tsp"
 
     points, finals, table = {}, {arm: [] for arm in ARMS}, []
     for seed in seeds:
         for arm in ARMS:
-            run_dir = os.path.join(runs, f"{arm}_seed{seed}")
-            if not os.path.isfile(os.path.join(run_dir, "metrics.jsonl")):
+            metrics = located(os.path.join(f"{arm}_seed{seed}", "metrics.jsonl"), runs, archive)
+            if metrics is None:
                 continue
+            run_dir = os.path.dirname(metrics)
             pts = run_points(run_dir)
             if not pts:
                 continue
@@ -93,12 +115,6 @@ def main():
                 groups = f"{100 * skipped / max(1, used + skipped):.1f}%" + (f" ({pairs} pairs)" if arm == "bopo" else "")
             table.append(f"| {arm} | {seed} | {step} | {minutes:.1f} | {last['valid']:.1f} | {last['greedy_gap']:.2f} | "
                          f"{last['sample_valid']:.1f} | {last['best8_gap']:.2f} | {groups} |")
-
-    def setting(name):  # bopo_vs_sft.sh's BOPO_ARGS and TRAIN_ARGS, as written beside the runs
-        if not os.path.isfile(os.path.join(runs, name)):
-            return ""
-        with open(os.path.join(runs, name)) as f:
-            return f.read().strip()
 
     bopo_args, train_args, base_checkpoint = setting("bopo_args"), setting("train_args"), setting("base_checkpoint")
     arms_run = [arm for arm in ARMS if finals[arm]]

@@ -34,6 +34,10 @@
 # Each arm's checkpoints are evaluated as soon as it has trained.
 # Resumable: a run with its wall time written is not run again (an interrupted one starts over),
 # and an evaluated checkpoint is not evaluated again. The sft arm needs the bopo arm's wall time.
+# Each finished and evaluated run's small files (metrics.jsonl, train.seconds, eval/*/summary.json)
+# are copied to REPORT/runs, to be committed with the report: a run found there is not run again,
+# and the report reads it when OUT has lost it. REPORT/runs/study.txt names the study (problem,
+# the starting checkpoint's hash, steps, instances, arguments); a run with other settings is refused.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 problem=${PROBLEM:-tsp}
@@ -73,11 +77,47 @@ dataset=$(sed -n 's/^dataset=//p' <<< "$described")
 if [ "${CHOICES_ONLY:-0}" = 1 ]; then recipe_args+=(stages[0].loss_on_notes=false stages[1].loss_on_notes=false); fi
 eval_args=(computed_notes=auto)
 mkdir -p "$out"
-[ "$report" = none ] || mkdir -p "$report"
 echo "${BOPO_ARGS:-}" > "$out/bopo_args"  # named in the report
 echo "${TRAIN_ARGS:-}" > "$out/train_args"
 echo "$problem" > "$out/problem"
 echo "$base" > "$out/base_checkpoint"
+archive=$report/runs
+{
+  echo "problem=$problem"
+  echo "base_sha256=$(sha256sum < "$base/model.safetensors" | cut -d ' ' -f 1)"
+  echo "steps=$steps"
+  echo "limit=$limit"
+  echo "sft_lr=$sft_lr"
+  echo "bopo_args=${BOPO_ARGS:-}"
+  echo "train_args=${TRAIN_ARGS:-}"
+  echo "choices_only=${CHOICES_ONLY:-0}"
+} > "$out/study.txt"
+if [ "$report" != none ]; then
+  mkdir -p "$archive"
+  if [ -f "$archive/study.txt" ]; then
+    cmp -s "$archive/study.txt" "$out/study.txt" || {
+      echo "bopo_vs_sft.sh: $archive holds the runs of another study; it has" \
+        "'$(diff "$archive/study.txt" "$out/study.txt" | sed -n 's/^< //p' | head -n 1)', this run" \
+        "'$(diff "$archive/study.txt" "$out/study.txt" | sed -n 's/^> //p' | head -n 1)'; set REPORT to another folder," \
+        "or remove $archive to start this study over" >&2
+      exit 2
+    }
+  fi
+  cp "$out"/{study.txt,bopo_args,train_args,problem,base_checkpoint} "$archive/"
+fi
+
+archived() {  # run name (bopo_seed1, ...): trained, evaluated and copied to the archive before
+  [ "$report" != none ] && [ -f "$archive/$1/train.seconds" ]
+}
+
+archive_run() {  # run name: its small files into the archive, the wall time last (it marks the run done)
+  [ "$report" = none ] && return 0
+  local f
+  (cd "$out" && find "$1" \( -name metrics.jsonl -o -path '*/eval/*summary.json' \)) | while read -r f; do
+    mkdir -p "$archive/$(dirname "$f")" && cp "$out/$f" "$archive/$f"
+  done
+  if [ -f "$out/$1/train.seconds" ]; then mkdir -p "$archive/$1" && cp "$out/$1/train.seconds" "$archive/$1/"; fi
+}
 
 start_run() {  # dir: a clean run folder (an interrupted run starts over)
   rm -rf "$1" && mkdir -p "$1"
@@ -98,8 +138,8 @@ run_preference() {  # arm (bopo or grpo), seed
 run_sft() {  # seed: as long as the bopo run of that seed took
   local dir=$out/sft_seed$1 start=$SECONDS budget
   [ -f "$dir/train.seconds" ] && return 0
-  [ -f "$out/bopo_seed$1/train.seconds" ] || { echo "bopo_vs_sft.sh: the sft arm of seed $1 needs the bopo arm's wall time (ARMS with bopo)" >&2; exit 2; }
-  budget=$(cat "$out/bopo_seed$1/train.seconds")
+  [ -f "$out/bopo_seed$1/train.seconds" ] || archived "bopo_seed$1" || { echo "bopo_vs_sft.sh: the sft arm of seed $1 needs the bopo arm's wall time (ARMS with bopo)" >&2; exit 2; }
+  budget=$(cat "$out/bopo_seed$1/train.seconds" 2> /dev/null || cat "$archive/bopo_seed$1/train.seconds")
   start_run "$dir"
   local rc=0
   timeout --signal=TERM "$budget" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
@@ -114,27 +154,35 @@ evaluate() {  # checkpoint folder, output folder
   [ -f "$2/summary.json" ] && return 0
   mkdir -p "$(dirname "$2")"
   "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
-    output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" "${more_eval_args[@]}" > "$2.log" 2>&1 || echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2
+    output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" "${more_eval_args[@]}" > "$2.log" 2>&1 ||
+    { echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2; return 1; }
 }
 
-evaluate_arm() {  # arm, seed: the run's checkpoints (SFT's: every 150th step and the last)
-  local dir=$out/$1_seed$2 ckpt last
+evaluate_arm() {  # arm, seed: the run's checkpoints (SFT's: every 150th step and the last); fails if one did
+  local dir=$out/$1_seed$2 ckpt last failed=0
   last=$(cat "$dir/checkpoints/latest" 2> /dev/null || true)
   for ckpt in "$dir"/checkpoints/step_*; do
     [ -d "$ckpt" ] || continue
     if [ "$1" = sft ]; then [ $((${ckpt##*step_} % 150)) -eq 0 ] || [ "${ckpt##*/}" = "$last" ] || continue; fi
-    evaluate "$ckpt" "$dir/eval/${ckpt##*/}"
+    evaluate "$ckpt" "$dir/eval/${ckpt##*/}" || failed=1
   done
+  return $failed
 }
 
-run_arm() {  # arm, seed: trained, then evaluated (an arm cut short by a time cap leaves its evaluations)
+run_arm() {  # arm, seed: trained, evaluated and archived (an arm cut short by a time cap leaves its evaluations)
+  archived "$1_seed$2" && return 0
   if [ "$1" = sft ]; then run_sft "$2"; else run_preference "$1" "$2"; fi
-  evaluate_arm "$1" "$2"
+  if evaluate_arm "$1" "$2"; then archive_run "$1_seed$2"; fi
+}
+
+evaluate_base() {
+  [ "$report" != none ] && [ -f "$archive/base/eval/summary.json" ] && return 0
+  if evaluate "$base" "$out/base/eval"; then archive_run base; fi
 }
 
 if [ "${PARALLEL:-0}" = 1 ]; then  # per seed, GRPO beside BOPO and then SFT (which needs BOPO's wall time)
   pids=()
-  evaluate "$base" "$out/base/eval" & pids+=($!)
+  evaluate_base & pids+=($!)
   for seed in "${seeds[@]}"; do
     chain=()
     for arm in "${arms[@]}"; do
@@ -146,7 +194,7 @@ if [ "${PARALLEL:-0}" = 1 ]; then  # per seed, GRPO beside BOPO and then SFT (wh
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
   [ $failed = 0 ] || { echo "bopo_vs_sft.sh: a run failed (see its train.log)" >&2; exit 1; }
 else
-  evaluate "$base" "$out/base/eval"
+  evaluate_base
   for seed in "${seeds[@]}"; do
     for arm in "${arms[@]}"; do run_arm "$arm" "$seed"; done
   done

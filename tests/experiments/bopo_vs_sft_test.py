@@ -100,6 +100,33 @@ class BopoVsSft(unittest.TestCase):
             self.assertIn("| grpo | 1 | 40 | 1.3 | 96.0 | 16.00 | 90.0 | 12.00 | 12.5% |", text)
             self.assertIn("| grpo | 1 | 96.00 | 16.00 | 90.00 | 12.00 |", text)
 
+    def test_runs_missing_from_the_runs_folder_are_read_from_the_archive_beside_the_report(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs, out = os.path.join(d, "runs"), os.path.join(d, "out")
+            archive = os.path.join(out, "runs")  # what bopo_vs_sft.sh keeps of each finished run
+            write_summary(os.path.join(archive, "base", "eval", "summary.json"), 0.98, 0.07, 0.89, 0.0126)
+            with open(os.path.join(archive, "problem"), "w") as f:
+                f.write("mis\n")
+            write_run(os.path.join(archive, "bopo_seed1"), "bopo", 3.0, 40, {40: (0.89, 0.15, 0.72, 0.0085)})
+            # Seed 2 is still in the runs folder (not archived yet): read from there.
+            write_run(os.path.join(runs, "bopo_seed2"), "bopo", 3.0, 40, {40: (0.91, 0.13, 0.81, 0.0108)})
+            subprocess.run([sys.executable, SCRIPT, "--out", out, runs, "1", "2"], check=True, capture_output=True)
+            with open(os.path.join(out, "bopo_vs_sft.md")) as f:
+                text = f.read()
+            self.assertIn("MIS (ER-50)", text)
+            self.assertIn("98.0% valid, greedy gap 7.00%", text)
+            self.assertIn("| bopo | 1 | 40 | 2.0 | 89.0 | 15.00 | 72.0 | 0.85 |", text)
+            self.assertIn("| bopo | 2 | 40 | 2.0 | 91.0 | 13.00 | 81.0 | 1.08 |", text)
+
+    def test_without_the_starting_checkpoints_evaluation_it_says_where_it_looked(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "out")
+            result = subprocess.run([sys.executable, SCRIPT, "--out", out, os.path.join(d, "runs"), "1"],
+                                    capture_output=True, text=True)
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("base/eval/summary.json", result.stderr)
+            self.assertIn(os.path.join(out, "runs"), result.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

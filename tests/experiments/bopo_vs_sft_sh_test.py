@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""experiments/learning_curves/bopo_vs_sft.sh: the archive of finished runs beside the report, with
+stand-in falcon_train and falcon_eval programs (no C++ build needed).
+
+  python3 tests/experiments/bopo_vs_sft_sh_test.py
+Needs matplotlib for the report (skipped without it).
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, "experiments", "learning_curves", "bopo_vs_sft.sh")
+
+try:
+    import matplotlib  # noqa: F401
+except ImportError:
+    matplotlib = None
+
+# Each stand-in notes its call in $CALLS, then writes what the script reads of the real program's output.
+FAKE_TRAIN = r'''#!/usr/bin/env bash
+out=; steps=4
+for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; 'stages[1].steps='*) steps=${a#*=} ;; esac; done
+echo "train $out" >> "$CALLS"
+mkdir -p "$out/checkpoints"
+kind=bopo; case $out in *sft_seed*) kind=sft ;; *grpo_seed*) kind=grpo ;; esac
+for s in $(seq 1 "$steps"); do
+  echo "{\"type\": \"$kind\", \"step\": $s, \"time\": $((100 + s)), \"groups\": 8, \"skipped_groups\": 0, \"pairs\": 4, \"loss\": 0.5}" >> "$out/metrics.jsonl"
+done
+mkdir -p "$out/checkpoints/step_$steps" && echo "step_$steps" > "$out/checkpoints/latest"
+'''
+FAKE_EVAL = r'''#!/usr/bin/env bash
+out=
+for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; esac; done
+echo "eval $out" >> "$CALLS"
+mkdir -p "$out"
+echo '{"instances": 10, "rows": [{"row": "greedy_raw", "feasible_raw": 0.9, "gap_all": 0.1},
+  {"row": "best_of_8", "sample_feasible_raw": 0.8, "gap_all": 0.02}]}' > "$out/summary.json"
+'''
+
+
+@unittest.skipIf(matplotlib is None, "matplotlib is not installed")
+class BopoVsSftScript(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.bin = os.path.join(self.dir, "bin")
+        os.makedirs(os.path.join(self.bin, "tools"))
+        for name, text in (("falcon_train", FAKE_TRAIN), ("falcon_eval", FAKE_EVAL)):
+            path = os.path.join(self.bin, "tools", name)
+            with open(path, "w") as f:
+                f.write(text)
+            os.chmod(path, 0o755)
+        self.base = os.path.join(self.dir, "sft_mis", "checkpoints", "step_10")
+        os.makedirs(self.base)
+        with open(os.path.join(self.base, "model.safetensors"), "wb") as f:
+            f.write(b"weights one")
+        with open(os.path.join(self.base, "sections.txt"), "w") as f:
+            f.write("model={}\ntext={}\ndata={}\ndataset=data/mis50.h5\nproblem=mis\n")
+        with open(os.path.join(self.dir, "sft_mis", "tokenizer.model"), "w") as f:
+            f.write("tokenizer")
+        self.report = os.path.join(self.dir, "report")
+        self.calls = os.path.join(self.dir, "calls")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def run_study(self, out, seeds="1", **extra):
+        env = dict(os.environ, PROBLEM="mis", BIN=self.bin, OUT=out, BASE=self.base, SEEDS=seeds, STEPS="4",
+                   ARMS="bopo sft", REPORT=self.report, CALLS=self.calls)
+        env.update(extra)
+        return subprocess.run(["bash", SCRIPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+    def calls_made(self):
+        if not os.path.exists(self.calls):
+            return []
+        with open(self.calls) as f:
+            lines = f.read().splitlines()
+        os.remove(self.calls)
+        return lines
+
+    def test_finished_runs_are_archived_and_not_run_again_when_the_runs_folder_is_lost(self):
+        out = os.path.join(self.dir, "runs1")
+        result = self.run_study(out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(sum(c.startswith("train") for c in self.calls_made()), 2)  # bopo, then sft
+        archive = os.path.join(self.report, "runs")
+        for rel in ("study.txt", "problem", "base/eval/summary.json", "bopo_seed1/train.seconds",
+                    "bopo_seed1/metrics.jsonl", "bopo_seed1/eval/step_4/summary.json", "sft_seed1/train.seconds"):
+            self.assertTrue(os.path.isfile(os.path.join(archive, rel)), rel)
+        self.assertFalse(os.path.exists(os.path.join(archive, "bopo_seed1", "checkpoints")))
+
+        # The runs folder is gone (a fresh machine): seed 1 is neither trained nor evaluated again,
+        # seed 2 runs, and the report has both.
+        shutil.rmtree(out)
+        result = self.run_study(os.path.join(self.dir, "runs2"), seeds="1 2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        calls = self.calls_made()
+        self.assertFalse([c for c in calls if "seed1" in c or "base" in c], calls)
+        self.assertEqual(sum(c.startswith("train") for c in calls), 2)
+        with open(os.path.join(self.report, "bopo_vs_sft.md")) as f:
+            text = f.read()
+        self.assertIn("| bopo | 1 | 4 |", text)
+        self.assertIn("| bopo | 2 | 4 |", text)
+        self.assertIn("| sft | 2 |", text)
+
+    def test_another_starting_checkpoint_is_refused_naming_what_differs(self):
+        self.assertEqual(self.run_study(os.path.join(self.dir, "runs1")).returncode, 0)
+        self.calls_made()
+        with open(os.path.join(self.base, "model.safetensors"), "wb") as f:
+            f.write(b"weights two")  # the SFT model retrained differently
+        result = self.run_study(os.path.join(self.dir, "runs2"))
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("holds the runs of another study", result.stderr)
+        self.assertIn("base_sha256=", result.stderr)
+        self.assertEqual(self.calls_made(), [])
+        with open(os.path.join(self.base, "model.safetensors"), "wb") as f:
+            f.write(b"weights one")
+        result = self.run_study(os.path.join(self.dir, "runs3"), STEPS="8")  # longer preference runs
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("'steps=4', this run 'steps=8'", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
