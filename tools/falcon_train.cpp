@@ -5,6 +5,7 @@
 //   falcon_train configs/bopo_tsp.yaml
 //   falcon_train configs/bopo_tsp.yaml stages[1].beta=0.2 output_dir=runs/beta02
 //   falcon_train configs/bopo_tsp.yaml --resume          # continue from the last checkpoint
+//                                                        # (Ctrl-C or kill writes one after the current step)
 //   falcon_train configs/bopo_tsp.yaml --print-config    # the resolved recipe, defaults included
 //   falcon_train configs/bopo_tsp.yaml --nproc 2         # data parallel over 2 local processes
 //   RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. falcon_train ...   # torchrun / Slurm style
@@ -15,6 +16,7 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/core/stop_signal.h"
 #include "falcon/distributed/environment.h"
 #include "falcon/distributed/launcher.h"
 #include "falcon/train/trainer.h"
@@ -76,7 +78,16 @@ int main(int argc, char** argv) {
     if (nproc > 1) return launch_workers(nproc, config, argc, argv);
     options.resume = resume;
     options.progress = !quiet;
+    // Ctrl-C or kill during a step: finish it, checkpoint, and say how to go on.
+    falcon::install_stop_signal_handlers();
+    options.stop_requested = [] { return falcon::stop_signal() != 0; };
     const auto result = falcon::train::run_training(config, options);
+    if (const int signal = falcon::stop_signal(); result.stopped_early && signal != 0) {
+      if (result.rank == 0)
+        std::fprintf(stderr, "falcon_train: stopped by %s after a step; checkpoint %s written; the same command with "
+                     "--resume continues from it\n", falcon::signal_name(signal).c_str(), result.last_checkpoint.c_str());
+      return 128 + signal;  // the shell's code for a process ended by that signal
+    }
     if (!result.stopped_early && result.rank == 0) print_summary(result);
     return 0;
   } catch (const std::exception& e) {

@@ -142,11 +142,13 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   budget=$(cat "$out/bopo_seed$1/train.seconds" 2> /dev/null || cat "$archive/bopo_seed$1/train.seconds")
   start_run "$dir"
   local rc=0
-  timeout --signal=TERM "$budget" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
+  # KILL, not TERM: falcon_train would checkpoint the step in progress on TERM, and the comparison
+  # point stays the last 50-step checkpoint inside the budget, as in the studies already reported
+  timeout --signal=KILL "$budget" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
     threads=1 "${recipe_args[@]}" init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 "${train_args[@]}" > "$dir/train.log" 2>&1 || rc=$?
-  # 124: stopped by the budget, as meant; its last checkpoint is the comparison point
-  [ $rc -eq 0 ] || [ $rc -eq 124 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }
+  # 137 (timeout's code for KILL): stopped by the budget, as meant; its last checkpoint is the comparison point
+  [ $rc -eq 0 ] || [ $rc -eq 137 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }
   echo $((SECONDS - start)) > "$dir/train.seconds"
 }
 

@@ -51,4 +51,11 @@ void check_same_on_every_rank(distributed::DistributedContext& context, const st
   }
 }
 
+bool true_on_any_rank(distributed::DistributedContext& context, bool mine) {
+  if (!context.distributed()) return mine;
+  for (const auto& rank_values : context.all_gather(std::vector<std::int64_t>{mine ? 1 : 0}))
+    if (rank_values.at(0) != 0) return true;
+  return false;
+}
+
 }  // namespace falcon::train

@@ -30,4 +30,7 @@ void broadcast_parameters(distributed::DistributedContext& context, model::Causa
 void check_same_on_every_rank(distributed::DistributedContext& context, const std::vector<std::int64_t>& values,
                               const std::string& what);
 
+// Whether `mine` is true on any rank (every rank gets the same answer); `mine` itself for one process.
+bool true_on_any_rank(distributed::DistributedContext& context, bool mine);
+
 }  // namespace falcon::train

@@ -12,6 +12,7 @@
 #include "falcon/core/error.h"
 #include "falcon/core/progress.h"
 #include "falcon/core/rng.h"
+#include "falcon/core/stop_signal.h"
 #include "falcon/core/torch/runtime.h"
 #include "falcon/eval/text_style_file.h"
 #include "falcon/model/adapters.h"
@@ -189,6 +190,7 @@ struct Run {
   int resume_stage = 0;
   std::int64_t global_step = 0;
   std::int64_t steps_this_process = 0;
+  std::string last_checkpoint;  // the newest one this process wrote (rank 0)
   model::CausalLm model{nullptr};
   std::optional<MetricsLog> metrics;
 };
@@ -302,7 +304,8 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
   return out;
 }
 
-void save_checkpoint(Run& run, int s, const StageSpec& stage, torch::optim::AdamW& optimizer, std::int64_t next_step) {
+std::string save_checkpoint(Run& run, int s, const StageSpec& stage, torch::optim::AdamW& optimizer,
+                            std::int64_t next_step) {
   model::CheckpointData data;
   data.step = run.global_step;
   data.config_yaml = run.config_yaml;
@@ -310,7 +313,7 @@ void save_checkpoint(Run& run, int s, const StageSpec& stage, torch::optim::Adam
                         {"global_step", run.global_step}, {"world_size", run.dist->world_size()}};
   model::CheckpointSaveOptions options;
   options.keep_last = run.recipe.keep_last;
-  model::save_checkpoint(run.checkpoints, data, *run.model, &optimizer, options);
+  return model::save_checkpoint(run.checkpoints, data, *run.model, &optimizer, options);
 }
 
 void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMetrics& total, double loss, double lr,
@@ -324,8 +327,15 @@ void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMet
   run.metrics->write(line);
 }
 
+// Whether to checkpoint and stop after this step: stop_after_steps reached, or stop_requested on any rank.
+bool stop_after_this_step(Run& run) {
+  if (run.options.stop_after_steps > 0 && run.steps_this_process >= run.options.stop_after_steps) return true;
+  if (!run.options.stop_requested) return false;
+  return true_on_any_rank(*run.dist, run.options.stop_requested());
+}
+
 // Trains stage s from its first step (or the resumed one) to its last, checkpointing on the way.
-// nullopt when stop_after_steps ended the run inside it (after a checkpoint).
+// nullopt when stop_after_steps or stop_requested ended the run inside it (after a checkpoint).
 std::optional<StageResult> train_stage(Run& run, int s) {
   const auto& stage = run.recipe.stages[s];
   auto& model = run.model;
@@ -362,6 +372,9 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, mask_options);
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
   bar.resume_at(static_cast<long>(step));
+  // A signal during a step asks to stop after it, with a checkpoint; outside the steps it stops at once.
+  std::optional<GracefulStopScope> graceful;
+  if (run.options.stop_requested) graceful.emplace();
   for (; step < schedule.total_steps; ++step) {
     const auto step_start = Clock::now();
     const double lr = schedule.at(step);
@@ -386,9 +399,9 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     bar.advance();
     if (run.main && ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps))
       log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds);
-    const bool stop_now = run.options.stop_after_steps > 0 && run.steps_this_process >= run.options.stop_after_steps;
+    const bool stop_now = stop_after_this_step(run);
     if (run.main && ((run.recipe.checkpoint_every > 0 && run.global_step % run.recipe.checkpoint_every == 0) || stop_now))
-      save_checkpoint(run, s, stage, optimizer, step + 1);
+      run.last_checkpoint = save_checkpoint(run, s, stage, optimizer, step + 1);
     if (stop_now) {
       bar.finish();
       run.dist->barrier();  // no rank returns before the checkpoint is on disk
@@ -481,6 +494,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
     auto sr = train_stage(run, s);
     if (!sr) {
       result.stopped_early = true;
+      result.last_checkpoint = run.last_checkpoint;
       return result;
     }
     if (!run.eval_set.examples.empty()) sr->eval = evaluate_stage(run, recipe.stages[s]);

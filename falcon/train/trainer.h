@@ -12,6 +12,7 @@
 //                                last LoRA adapters in PEFT's layout
 //   summary.json                 per stage: steps, time, loss, evaluation
 // (all written by rank 0 alone in a data-parallel run)
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct TrainOptions {
   std::string tokenizer_tool;  // falcon_tokenizer, spawned to train a tokenizer (no LibTorch in it)
   std::int64_t stop_after_steps = 0;  // > 0: stop (after checkpointing) once this many optimizer
                                       // steps ran in this process — for tests of resume
+  // Asked after each step; true: checkpoint and stop (falcon_train: a SIGINT or SIGTERM). In a
+  // data-parallel run the ranks stop together, at the step where any one of them was asked.
+  std::function<bool()> stop_requested;
 };
 
 struct StageResult {
@@ -44,7 +48,8 @@ struct StageResult {
 struct TrainResult {
   std::vector<StageResult> stages;  // global figures, the same on every rank
   std::string final_dir;
-  bool stopped_early = false;  // stop_after_steps fired
+  bool stopped_early = false;  // stop_after_steps or stop_requested ended the run
+  std::string last_checkpoint;  // when stopped early: the checkpoint it wrote
   int rank = 0;                // this process in a data-parallel run; rank 0 wrote the files
   int world_size = 1;
 };

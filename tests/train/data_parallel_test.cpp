@@ -1,8 +1,8 @@
 // Data-parallel falcon_train, as real processes: the same tiny recipe run as 1 process and as 2
 // (--nproc 2, Gloo on loopback) must end with the same weights, since each rank's loss is its
 // exact part of the global batch's loss (global token / group counts) and gradients are summed.
-// Also: rank 0 alone writes the outputs, and a 2-process run stopped and resumed ends bit-identical
-// to an uninterrupted 2-process run.
+// Also: rank 0 alone writes the outputs, a 2-process run stopped and resumed ends bit-identical
+// to an uninterrupted 2-process run, and a run stopped by SIGTERM checkpoints and resumes.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -178,6 +178,45 @@ eval: {instances: 0}
   train(resumed, "--nproc 2 --resume");
   EXPECT_TRUE(bit_identical(final_weights("two"), final_weights("resumed")))
       << "max abs diff " << max_abs_diff(final_weights("two"), final_weights("resumed"));
+}
+
+// `kill` mid-run: falcon_train finishes the step, writes a checkpoint, names it and exits as a
+// SIGTERM'd process does (143); --resume from there ends with the weights of an uninterrupted run.
+TEST_F(DataParallelTest, ASigtermCheckpointsAfterTheStepAndTheRunResumesToTheSameWeights) {
+  const std::string stages = R"(stages:
+  - {type: sft, steps: 400, batch_size: 2, lr: 0.003}
+eval: {instances: 0}
+)";
+  train(write_recipe("once", stages), "");
+  const std::string tokenizer = (dir_ / "once" / "tokenizer.model").string();
+  const auto recipe = write_recipe("stopped", stages, tokenizer);
+  const fs::path metrics = dir_ / "stopped" / "metrics.jsonl", err = dir_ / "stopped.err";
+  // Started in the background; SIGTERM once it has logged 20 steps (from then on it is inside a step).
+  const std::string script = std::string(FALCON_TRAIN_BIN) + " " + recipe.string() + " --quiet --tokenizer-tool " +
+                             FALCON_TOKENIZER_BIN + " > /dev/null 2> " + err.string() + " & pid=$!; n=0; " +
+                             "while [ \"$(wc -l < " + metrics.string() + " 2> /dev/null || echo 0)\" -lt 20 ] && " +
+                             "[ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done; kill -TERM $pid; wait $pid; echo $?";
+  FILE* shell = ::popen(("sh -c '" + script + "'").c_str(), "r");
+  char buf[64] = {};
+  const bool read = std::fgets(buf, sizeof buf, shell) != nullptr;
+  ::pclose(shell);
+  ASSERT_TRUE(read);
+  const std::string stderr_text = read_text(err);
+  EXPECT_EQ(std::atoi(buf), 143) << stderr_text;
+  const auto named = stderr_text.find("stopped by SIGTERM after a step; checkpoint ");
+  ASSERT_NE(named, std::string::npos) << stderr_text;
+  EXPECT_NE(stderr_text.find("--resume continues from it"), std::string::npos) << stderr_text;
+  const auto logged = read_jsonl(metrics);
+  ASSERT_GE(logged.size(), 20u);
+  ASSERT_LT(logged.size(), 400u) << "the run ended before the signal: make it longer";
+  // The checkpoint is at the last logged step: the one in progress was finished, not lost.
+  const auto last_step = logged.back()["global_step"].get<int>();
+  EXPECT_TRUE(fs::exists(dir_ / "stopped" / "checkpoints" / ("step_" + std::to_string(last_step)))) << stderr_text;
+  EXPECT_FALSE(fs::exists(dir_ / "stopped" / "final"));
+
+  train(recipe, "--resume");
+  EXPECT_TRUE(bit_identical(final_weights("once"), final_weights("stopped")))
+      << "max abs diff " << max_abs_diff(final_weights("once"), final_weights("stopped"));
 }
 
 #else
