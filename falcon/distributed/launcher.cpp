@@ -24,6 +24,7 @@
 #include <thread>
 
 #include "falcon/core/error.h"
+#include "falcon/core/stop_signal.h"
 
 extern char** environ;
 
@@ -196,6 +197,7 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
     if (w.pid == 0) {
       ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // the launcher dying takes its workers along
       if (::getppid() != parent) ::_exit(1);
+      ::setpgid(0, 0);  // a terminal's Ctrl-C reaches the launcher alone, which passes it on once
       if (rank > 0) {
         if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
         if (w.stderr_fd >= 0) ::dup2(w.stderr_fd, STDERR_FILENO);
@@ -247,6 +249,12 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
     });
   }
 
+  // A first SIGINT or SIGTERM to the launcher goes to every worker once: they stop together after
+  // a step, with a checkpoint. A second one ends the launcher, and the workers with it.
+  install_stop_signal_handlers();
+  GracefulStopScope graceful;
+  int forwarded = 0;  // the signal passed on, 0 when none
+
   LaunchResult result;
   bool timed_out = false, stopping = false;
   const auto start = Clock::now();
@@ -263,6 +271,10 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
     while (exit_order.size() < workers.size()) {
       changed.wait_for(lock, std::chrono::milliseconds(20));
       const auto now = Clock::now();
+      if (forwarded == 0 && stop_signal() != 0) {
+        forwarded = stop_signal();
+        kill_all(workers, forwarded);
+      }
       if (!stopping) {
         collect_failed();
         if (!failed.empty() && first_failure == Clock::time_point{}) first_failure = now;
@@ -282,7 +294,11 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
   }
   for (auto& t : waiters) t.join();
 
-  if (!failed.empty()) {
+  if (forwarded != 0) {
+    result.exit_code = 128 + forwarded;
+    result.message = fmt::format("--nproc {}: stopped by {}, passed to every worker (rank 0 names the checkpoint "
+                                 "they stopped at)", nproc, signal_name(forwarded));
+  } else if (!failed.empty()) {
     // The cause is the first failure that was not a rank losing its peers in a collective.
     std::vector<int> lost_peers;
     for (const int rank : failed) {

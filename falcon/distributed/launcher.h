@@ -29,7 +29,8 @@ struct LaunchOptions {
 };
 
 struct LaunchResult {
-  int exit_code = 0;     // 0, or the failed worker's exit code (128 + signal when killed)
+  int exit_code = 0;     // 0, or the failed worker's exit code (128 + signal when killed), or
+                         // 128 + the signal that stopped the launcher
   int failed_rank = -1;  // the cause: the first rank that failed other than by losing its
                          // peers (else the first that failed); -1 when none or on timeout
   std::vector<int> failed_ranks;  // every rank that failed by itself, in exit order
@@ -42,7 +43,9 @@ struct LaunchResult {
 // outcome. When one fails, the others get `settle` to finish or fail by themselves, are then
 // stopped (SIGTERM, then SIGKILL after `grace`), and the stderr tail of every failed rank > 0 is
 // copied to this process's stderr, each line prefixed with "[rank R] ". The caller prints
-// `message`. Workers die with the launcher (PR_SET_PDEATHSIG of the calling thread).
+// `message`. Workers die with the launcher (PR_SET_PDEATHSIG of the calling thread). Each worker
+// has its own process group; a first SIGINT or SIGTERM to the launcher is passed to every worker
+// (falcon_train then checkpoints after the step in progress), a second one ends the launcher.
 // Throws falcon::Error when nproc < 1, inside a worker, or when no process can be started.
 LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args, const LaunchOptions& options = {});
 

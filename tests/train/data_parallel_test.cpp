@@ -2,7 +2,8 @@
 // (--nproc 2, Gloo on loopback) must end with the same weights, since each rank's loss is its
 // exact part of the global batch's loss (global token / group counts) and gradients are summed.
 // Also: rank 0 alone writes the outputs, a 2-process run stopped and resumed ends bit-identical
-// to an uninterrupted 2-process run, and a run stopped by SIGTERM checkpoints and resumes.
+// to an uninterrupted 2-process run, and a run of 1 or 2 processes stopped by a signal checkpoints
+// after the step in progress and resumes.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +131,41 @@ checkpoint: {keep_last: 4}
     }
   }
 
+  // falcon_train started in the background and sent `signal` once it has logged 20 steps (from
+  // then on it is inside a step); its exit code, its stderr in *err_text.
+  int stopped_by_signal(const fs::path& recipe, const std::string& flags, const std::string& signal,
+                        std::string* err_text) const {
+    const fs::path metrics = dir_ / recipe.stem() / "metrics.jsonl", err = dir_ / (recipe.stem().string() + ".err");
+    const std::string script =
+        std::string(FALCON_TRAIN_BIN) + " " + recipe.string() + " --quiet --tokenizer-tool " + FALCON_TOKENIZER_BIN +
+        " " + flags + " > /dev/null 2> " + err.string() + " & pid=$!; n=0; while [ \"$(wc -l < " + metrics.string() +
+        " 2> /dev/null || echo 0)\" -lt 20 ] && [ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done; kill -" + signal +
+        " $pid; wait $pid; echo $?";
+    FILE* shell = ::popen(("sh -c '" + script + "'").c_str(), "r");
+    char buf[64] = {};
+    const bool read = std::fgets(buf, sizeof buf, shell) != nullptr;
+    ::pclose(shell);
+    *err_text = read_text(err);
+    return read ? std::atoi(buf) : -1;
+  }
+
+  // After a stop: the checkpoint is at the last logged step (the step in progress was finished,
+  // not lost) and the run has not ended.
+  void expect_checkpoint_at_the_last_logged_step(const std::string& run, const std::string& err_text) const {
+    const auto logged = read_jsonl(dir_ / run / "metrics.jsonl");
+    ASSERT_GE(logged.size(), 20u);
+    ASSERT_LT(logged.size(), 400u) << "the run ended before the signal: make it longer";
+    const auto last_step = logged.back()["global_step"].get<int>();
+    EXPECT_TRUE(fs::exists(dir_ / run / "checkpoints" / ("step_" + std::to_string(last_step)))) << err_text;
+    EXPECT_FALSE(fs::exists(dir_ / run / "final"));
+  }
+
+  const std::string long_sft_ = R"(threads: 1
+stages:
+  - {type: sft, steps: 400, batch_size: 2, lr: 0.003}
+eval: {instances: 0}
+)";
+
   fs::path dir_;
 };
 
@@ -183,38 +219,31 @@ eval: {instances: 0}
 // `kill` mid-run: falcon_train finishes the step, writes a checkpoint, names it and exits as a
 // SIGTERM'd process does (143); --resume from there ends with the weights of an uninterrupted run.
 TEST_F(DataParallelTest, ASigtermCheckpointsAfterTheStepAndTheRunResumesToTheSameWeights) {
-  const std::string stages = R"(stages:
-  - {type: sft, steps: 400, batch_size: 2, lr: 0.003}
-eval: {instances: 0}
-)";
-  train(write_recipe("once", stages), "");
-  const std::string tokenizer = (dir_ / "once" / "tokenizer.model").string();
-  const auto recipe = write_recipe("stopped", stages, tokenizer);
-  const fs::path metrics = dir_ / "stopped" / "metrics.jsonl", err = dir_ / "stopped.err";
-  // Started in the background; SIGTERM once it has logged 20 steps (from then on it is inside a step).
-  const std::string script = std::string(FALCON_TRAIN_BIN) + " " + recipe.string() + " --quiet --tokenizer-tool " +
-                             FALCON_TOKENIZER_BIN + " > /dev/null 2> " + err.string() + " & pid=$!; n=0; " +
-                             "while [ \"$(wc -l < " + metrics.string() + " 2> /dev/null || echo 0)\" -lt 20 ] && " +
-                             "[ $n -lt 2400 ]; do sleep 0.05; n=$((n + 1)); done; kill -TERM $pid; wait $pid; echo $?";
-  FILE* shell = ::popen(("sh -c '" + script + "'").c_str(), "r");
-  char buf[64] = {};
-  const bool read = std::fgets(buf, sizeof buf, shell) != nullptr;
-  ::pclose(shell);
-  ASSERT_TRUE(read);
-  const std::string stderr_text = read_text(err);
-  EXPECT_EQ(std::atoi(buf), 143) << stderr_text;
-  const auto named = stderr_text.find("stopped by SIGTERM after a step; checkpoint ");
-  ASSERT_NE(named, std::string::npos) << stderr_text;
-  EXPECT_NE(stderr_text.find("--resume continues from it"), std::string::npos) << stderr_text;
-  const auto logged = read_jsonl(metrics);
-  ASSERT_GE(logged.size(), 20u);
-  ASSERT_LT(logged.size(), 400u) << "the run ended before the signal: make it longer";
-  // The checkpoint is at the last logged step: the one in progress was finished, not lost.
-  const auto last_step = logged.back()["global_step"].get<int>();
-  EXPECT_TRUE(fs::exists(dir_ / "stopped" / "checkpoints" / ("step_" + std::to_string(last_step)))) << stderr_text;
-  EXPECT_FALSE(fs::exists(dir_ / "stopped" / "final"));
-
+  train(write_recipe("once", long_sft_), "");
+  const auto recipe = write_recipe("stopped", long_sft_, (dir_ / "once" / "tokenizer.model").string());
+  std::string err;
+  EXPECT_EQ(stopped_by_signal(recipe, "", "TERM", &err), 143) << err;
+  EXPECT_NE(err.find("stopped by SIGTERM after a step; checkpoint "), std::string::npos) << err;
+  EXPECT_NE(err.find("--resume continues from it"), std::string::npos) << err;
+  expect_checkpoint_at_the_last_logged_step("stopped", err);
   train(recipe, "--resume");
+  EXPECT_TRUE(bit_identical(final_weights("once"), final_weights("stopped")))
+      << "max abs diff " << max_abs_diff(final_weights("once"), final_weights("stopped"));
+}
+
+// Ctrl-C to a 2-process run (SIGINT to the launcher: the workers have their own process group):
+// the launcher passes it on once, both ranks stop after the same step, rank 0 checkpoints, and
+// --resume ends bit-identical to an uninterrupted 2-process run.
+TEST_F(DataParallelTest, ACtrlCToTwoProcessesStopsBothAfterTheSameStepAndResumes) {
+  FALCON_SKIP_WITHOUT_GLOO();
+  train(write_recipe("once", long_sft_), "--nproc 2");
+  const auto recipe = write_recipe("stopped", long_sft_, (dir_ / "once" / "tokenizer.model").string());
+  std::string err;
+  EXPECT_EQ(stopped_by_signal(recipe, "--nproc 2", "INT", &err), 130) << err;
+  EXPECT_NE(err.find("stopped by SIGINT after a step; checkpoint "), std::string::npos) << err;
+  EXPECT_NE(err.find("--nproc 2: stopped by SIGINT, passed to every worker"), std::string::npos) << err;
+  expect_checkpoint_at_the_last_logged_step("stopped", err);
+  train(recipe, "--nproc 2 --resume");
   EXPECT_TRUE(bit_identical(final_weights("once"), final_weights("stopped")))
       << "max abs diff " << max_abs_diff(final_weights("once"), final_weights("stopped"));
 }
