@@ -16,6 +16,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEARNING_CURVES = os.path.dirname(HERE)
+sys.path.insert(0, LEARNING_CURVES)
+from bopo_vs_sft import mean_spread  # noqa: E402
 # The study of each problem's recipe as the tables train it (paper's BOPO unless the recipe says otherwise).
 STUDIES = [("TSP-20", os.path.join(LEARNING_CURVES)),
            ("OP-20", os.path.join(HERE, "op_preferences")),
@@ -51,9 +53,7 @@ def last_checkpoints(report):
 def mean_sd(values):
     if not values:
         return "not run"
-    if len(values) == 1:
-        return f"{values[0]:.2f} (1 seed)"
-    return f"{statistics.mean(values):.2f} ± {statistics.stdev(values):.2f}"
+    return mean_spread(values) + (" (1 seed)" if len(values) == 1 else "")
 
 
 def summary_lines(studies):
