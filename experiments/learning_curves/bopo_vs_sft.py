@@ -23,7 +23,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from curves import evaluations, out_dir_and_args, training_clock, wall_at  # noqa: E402
+from curves import evaluations, logged_steps, out_dir_and_args, training_clock, wall_at  # noqa: E402
 
 ARMS = ("bopo", "grpo", "sft")
 PREFERENCE_ARMS = ("bopo", "grpo")  # sampled groups: their degenerate (skipped) share is reported
@@ -39,15 +39,13 @@ def figures(rows):
 
 
 def preference_groups(metrics_path, arm):
-    """(groups used, groups skipped, pairs) summed over a BOPO or GRPO run's logged steps."""
+    """(groups used, groups skipped, pairs) summed over a BOPO or GRPO run's logged steps, each once."""
     used = skipped = pairs = 0
-    with open(metrics_path) as f:
-        for line in f:
-            j = json.loads(line)
-            if j.get("type") == arm:
-                used += j.get("groups", 0)
-                skipped += j.get("skipped_groups", 0)
-                pairs += j.get("pairs", 0)
+    for j in logged_steps(metrics_path):
+        if j.get("type") == arm:
+            used += j.get("groups", 0)
+            skipped += j.get("skipped_groups", 0)
+            pairs += j.get("pairs", 0)
     return used, skipped, pairs
 
 

@@ -32,8 +32,11 @@
 #   PROBLEM=jssp OUT=runs/pref_jssp BASE=runs/curves_sched/jssp/checkpoints/step_4250 TOKENIZER=runs/curves_sched/jssp/tokenizer.model \
 #     REPORT=experiments/learning_curves/problems/jssp_preferences experiments/learning_curves/bopo_vs_sft.sh
 # Each arm's checkpoints are evaluated as soon as it has trained.
-# Resumable: a run with its wall time written is not run again (an interrupted one starts over),
-# and an evaluated checkpoint is not evaluated again. The sft arm needs the bopo arm's wall time.
+# Resumable: a run with its wall time written is not run again, an interrupted one resumes from its
+# last checkpoint (its time up to that checkpoint counted; stop it with `pkill -TERM -f bopo_vs_sft.sh;
+# pkill -TERM -f "^build/tools/falcon_train .*output_dir=OUT/"`, and falcon_train checkpoints the step
+# in progress; the ^ spares the sft arm's `timeout`, which would pass on a second TERM), and an evaluated
+# checkpoint is not evaluated again. The sft arm needs the bopo arm's wall time.
 # Each finished and evaluated run's small files (metrics.jsonl, train.seconds, eval/*/summary.json)
 # are copied to REPORT/runs, to be committed with the report: a run found there is not run again,
 # and the report reads it when OUT has lost it. REPORT/runs/study.txt names the study (problem,
@@ -119,37 +122,67 @@ archive_run() {  # run name: its small files into the archive, the wall time las
   if [ -f "$out/$1/train.seconds" ]; then mkdir -p "$archive/$1" && cp "$out/$1/train.seconds" "$archive/$1/"; fi
 }
 
-start_run() {  # dir: a clean run folder (an interrupted run starts over)
-  rm -rf "$1" && mkdir -p "$1"
+# An interrupted run resumes from its last checkpoint. Its wall time is the sum of its segments, each
+# counted from its start (segment.start) to its last checkpoint (the mtime of checkpoints/latest):
+# work lost after that checkpoint is not counted, each segment's start-up is.
+seconds_before_resume() {  # dir: the training seconds its earlier segments kept; nothing when it starts over
+  local dir=$1 start kept latest_at
+  [ -f "$dir/segment.start" ] && [ -f "$dir/checkpoints/latest" ] || return 0
+  start=$(cat "$dir/segment.start")
+  kept=$(cat "$dir/seconds.before" 2> /dev/null || echo 0)
+  latest_at=$(stat -c %Y "$dir/checkpoints/latest")
+  echo $((latest_at > start ? kept + latest_at - start : kept))
+}
+
+begin_segment() {  # dir, seconds kept (empty: a clean run folder)
+  if [ -z "$2" ]; then rm -rf "$1" && mkdir -p "$1"; fi
+  echo "${2:-0}" > "$1/seconds.before"
+  date +%s > "$1/segment.start"
+}
+
+end_segment() {  # dir: the run's wall time, all segments
+  echo $(($(cat "$1/seconds.before") + $(date +%s) - $(cat "$1/segment.start"))) > "$1/train.seconds"
 }
 
 run_preference() {  # arm (bopo or grpo), seed
-  local arm=$1 dir=$out/$1_seed$2 start=$SECONDS recipe=configs/bopo_$problem.yaml extra=("${bopo_args[@]}")
+  local arm=$1 dir=$out/$1_seed$2 recipe=configs/bopo_$problem.yaml extra=("${bopo_args[@]}")
   [ "$arm" = grpo ] && recipe=configs/grpo_tsp.yaml extra=()
   [ -f "$dir/train.seconds" ] && return 0
-  start_run "$dir"
+  local kept resume=()
+  kept=$(seconds_before_resume "$dir")
+  if [ -n "$kept" ]; then resume=(--resume); echo "bopo_vs_sft.sh: $arm seed $2 resumes from its checkpoint (${kept}s trained)"; fi
+  begin_segment "$dir" "$kept"
   "$bin/tools/falcon_train" $recipe output_dir="$dir" seed="$2" threads=1 "${recipe_args[@]}" \
     init.checkpoint="$base" init.start_stage=1 tokenizer.path="$tokenizer" "stages[1].steps=$steps" \
     checkpoint.every=$((steps / 4 > 0 ? steps / 4 : 1)) checkpoint.keep_last=100 eval.instances=0 "${extra[@]}" "${train_args[@]}" \
-    > "$dir/train.log" 2>&1
-  echo $((SECONDS - start)) > "$dir/train.seconds"
+    "${resume[@]}" >> "$dir/train.log" 2>&1 || { echo "bopo_vs_sft.sh: $arm seed $2 failed or was stopped (see $dir/train.log); run the study again to resume it" >&2; exit 1; }
+  end_segment "$dir"
 }
 
 run_sft() {  # seed: as long as the bopo run of that seed took
-  local dir=$out/sft_seed$1 start=$SECONDS budget
+  local dir=$out/sft_seed$1 budget kept resume=()
   [ -f "$dir/train.seconds" ] && return 0
   [ -f "$out/bopo_seed$1/train.seconds" ] || archived "bopo_seed$1" || { echo "bopo_vs_sft.sh: the sft arm of seed $1 needs the bopo arm's wall time (ARMS with bopo)" >&2; exit 2; }
   budget=$(cat "$out/bopo_seed$1/train.seconds" 2> /dev/null || cat "$archive/bopo_seed$1/train.seconds")
-  start_run "$dir"
-  local rc=0
+  kept=$(seconds_before_resume "$dir")
+  if [ -n "$kept" ]; then
+    resume=(--resume)
+    echo "bopo_vs_sft.sh: sft seed $1 resumes from its checkpoint (${kept}s of its ${budget}s trained)"
+    if [ "$kept" -ge "$budget" ]; then echo "$kept" > "$dir/train.seconds"; return 0; fi
+  fi
+  begin_segment "$dir" "$kept"
+  local rc=0 left=$((budget - ${kept:-0} > 1 ? budget - ${kept:-0} : 1)) began_ms
+  began_ms=$(date +%s%3N)
   # KILL, not TERM: falcon_train would checkpoint the step in progress on TERM, and the comparison
   # point stays the last 50-step checkpoint inside the budget, as in the studies already reported
-  timeout --signal=KILL "$budget" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
+  timeout --signal=KILL "$left" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
     threads=1 "${recipe_args[@]}" init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
-    "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 "${train_args[@]}" > "$dir/train.log" 2>&1 || rc=$?
-  # 137 (timeout's code for KILL): stopped by the budget, as meant; its last checkpoint is the comparison point
-  [ $rc -eq 0 ] || [ $rc -eq 137 ] || { echo "bopo_vs_sft.sh: SFT seed $1 failed (see $dir/train.log)" >&2; exit 1; }
-  echo $((SECONDS - start)) > "$dir/train.seconds"
+    "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 "${train_args[@]}" "${resume[@]}" >> "$dir/train.log" 2>&1 || rc=$?
+  # 137 when the budget ran out (timeout's KILL), as meant: its last checkpoint is the comparison
+  # point. A KILL from elsewhere (the OOM killer, a user) also reads 137, but comes before the budget.
+  [ $rc -eq 137 ] && [ $(($(date +%s%3N) - began_ms)) -ge $((left * 1000 - 100)) ] && rc=0
+  [ $rc -eq 0 ] || { echo "bopo_vs_sft.sh: sft seed $1 failed or was stopped (see $dir/train.log); run the study again to resume it" >&2; exit 1; }
+  end_segment "$dir"
 }
 
 evaluate() {  # checkpoint folder, output folder

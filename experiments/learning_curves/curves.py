@@ -21,22 +21,31 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
-def training_clock(metrics_path):
-    """step -> (wall seconds of training, loss) from the metrics log.
+def logged_steps(metrics_path):
+    """The metrics log's step lines (dicts) on the path that reached its last step.
 
-    A resumed run repeats the steps after its checkpoint: the lines it lost are dropped, so each
-    step's time is that of the path that reached it. An interval more than twice as slow as the
-    one before it (a stop and resume, a restart's loading) is charged at the earlier rate.
+    A resumed run repeats the steps after its checkpoint: the lines the interrupted run wrote past
+    that checkpoint are dropped, so each step is counted once, as the run that went on logged it.
     """
-    points = []
+    lines = []
     with open(metrics_path) as f:
         for line in f:
             j = json.loads(line)
             if "step" not in j:
                 continue
-            while points and points[-1][0] >= j["step"]:  # lost when the run resumed from a checkpoint
-                points.pop()
-            points.append((j["step"], j["time"], j["loss"]))
+            while lines and lines[-1]["step"] >= j["step"]:  # lost when the run resumed from a checkpoint
+                lines.pop()
+            lines.append(j)
+    return lines
+
+
+def training_clock(metrics_path):
+    """step -> (wall seconds of training, loss) from the metrics log (logged_steps).
+
+    An interval more than twice as slow as the one before it (a stop and resume, a restart's
+    loading) is charged at the earlier rate.
+    """
+    points = [(j["step"], j["time"], j["loss"]) for j in logged_steps(metrics_path)]
     if not points:
         return {}
     out, clock, rate = {}, 0.0, None

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""experiments/learning_curves/bopo_vs_sft.sh: the archive of finished runs beside the report, with
-stand-in falcon_train and falcon_eval programs (no C++ build needed).
+"""experiments/learning_curves/bopo_vs_sft.sh: the archive of finished runs beside the report and the
+resume of interrupted runs, with stand-in falcon_train and falcon_eval programs (no C++ build needed).
 
   python3 tests/experiments/bopo_vs_sft_sh_test.py
 Needs matplotlib for the report (skipped without it).
@@ -22,13 +22,23 @@ except ImportError:
 
 # Each stand-in notes its call in $CALLS, then writes what the script reads of the real program's output.
 FAKE_TRAIN = r'''#!/usr/bin/env bash
-out=; steps=4
+out=; steps=4; first=1
 for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; 'stages[1].steps='*) steps=${a#*=} ;; esac; done
-echo "train $out" >> "$CALLS"
+echo "train $out $*" >> "$CALLS"
 mkdir -p "$out/checkpoints"
 kind=bopo; case $out in *sft_seed*) kind=sft ;; *grpo_seed*) kind=grpo ;; esac
-for s in $(seq 1 "$steps"); do
+case " $* " in *" --resume "*) latest=$(cat "$out/checkpoints/latest"); first=$((${latest#step_} + 1)) ;; esac
+for s in $(seq "$first" "$steps"); do
   echo "{\"type\": \"$kind\", \"step\": $s, \"time\": $((100 + s)), \"groups\": 8, \"skipped_groups\": 0, \"pairs\": 4, \"loss\": 0.5}" >> "$out/metrics.jsonl"
+  # STOP_ONCE (a file naming a run folder): that run checkpoints step 2, logs step 3, and is killed
+  # before its next checkpoint, the checkpoint dated CHECKPOINT_AFTER seconds into the segment
+  if [ "$s" = 2 ] && [ -f "${STOP_ONCE:-/none}" ] && [ "$(cat "$STOP_ONCE")" = "$out" ]; then
+    rm "$STOP_ONCE"
+    mkdir -p "$out/checkpoints/step_2" && echo step_2 > "$out/checkpoints/latest"
+    touch -d "@$(($(cat "$out/segment.start") + CHECKPOINT_AFTER))" "$out/checkpoints/latest"
+    echo "{\"type\": \"$kind\", \"step\": 3, \"time\": 103, \"groups\": 8, \"skipped_groups\": 8, \"pairs\": 0, \"loss\": 0.5}" >> "$out/metrics.jsonl"
+    exit 137
+  fi
 done
 mkdir -p "$out/checkpoints/step_$steps" && echo "step_$steps" > "$out/checkpoints/latest"
 '''
@@ -105,6 +115,52 @@ class BopoVsSftScript(unittest.TestCase):
         self.assertIn("| bopo | 1 | 4 |", text)
         self.assertIn("| bopo | 2 | 4 |", text)
         self.assertIn("| sft | 2 |", text)
+
+    def stop_once(self, run_dir, checkpoint_after):
+        with open(os.path.join(self.dir, "stop_once"), "w") as f:
+            f.write(run_dir)
+        return {"STOP_ONCE": os.path.join(self.dir, "stop_once"), "CHECKPOINT_AFTER": str(checkpoint_after)}
+
+    def test_an_interrupted_preference_run_resumes_counting_its_time_up_to_its_checkpoint(self):
+        out = os.path.join(self.dir, "runs1")
+        bopo = os.path.join(out, "bopo_seed1")
+        result = self.run_study(out, **self.stop_once(bopo, checkpoint_after=30))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("bopo seed 1 failed or was stopped", result.stderr)
+        self.assertIn("run the study again to resume it", result.stderr)
+        self.calls_made()
+
+        result = self.run_study(out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("bopo seed 1 resumes from its checkpoint (30s trained)", result.stdout)
+        trains = [c for c in self.calls_made() if c.startswith("train")]
+        self.assertEqual(len(trains), 2)  # bopo resumed, then sft
+        self.assertIn("--resume", trains[0])
+        self.assertNotIn("--resume", trains[1])
+        with open(os.path.join(bopo, "train.seconds")) as f:
+            seconds = int(f.read())
+        self.assertGreaterEqual(seconds, 30)  # the first segment up to its checkpoint, not the lost step
+        self.assertLess(seconds, 60)
+        # The step the interrupted run logged past its checkpoint is counted once: 4 steps of 8 groups,
+        # none skipped (the lost line had 8 skipped).
+        with open(os.path.join(self.report, "bopo_vs_sft.md")) as f:
+            self.assertIn("| bopo | 1 | 4 | 0.1 | 90.0 | 10.00 | 80.0 | 2.00 | 0.0% (16 pairs) |", f.read())
+
+    def test_an_interrupted_sft_run_past_its_budget_is_not_trained_again(self):
+        out = os.path.join(self.dir, "runs1")
+        sft = os.path.join(out, "sft_seed1")
+        result = self.run_study(out, **self.stop_once(sft, checkpoint_after=1000))
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("sft seed 1 failed or was stopped", result.stderr)
+        self.calls_made()
+        result = self.run_study(out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("sft seed 1 resumes from its checkpoint (1000s of its", result.stdout)
+        calls = self.calls_made()
+        self.assertFalse([c for c in calls if c.startswith("train")], calls)  # its budget was spent
+        self.assertIn(f"eval {sft}/eval/step_2", calls)
+        with open(os.path.join(sft, "train.seconds")) as f:
+            self.assertEqual(f.read().strip(), "1000")
 
     def test_another_starting_checkpoint_is_refused_naming_what_differs(self):
         self.assertEqual(self.run_study(os.path.join(self.dir, "runs1")).returncode, 0)
