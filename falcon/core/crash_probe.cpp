@@ -1,5 +1,6 @@
 #include "falcon/core/crash_probe.h"
 
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,27 +8,38 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <thread>
 
-namespace falcon {
+#include "falcon/core/error.h"
 
-ProbeOutcome probe_in_child(const std::function<void()>& work, double time_limit_s) {
-  std::fflush(nullptr);  // buffered output would be written twice
-  const pid_t pid = ::fork();
-  if (pid < 0) return {};
-  if (pid == 0) {
-    for (int sig : {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL}) std::signal(sig, SIG_DFL);
-    try {
-      work();
-    } catch (...) {
-    }
-    ::_exit(0);
+namespace falcon {
+namespace {
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
+
+// In a forked child: runs the work with the fatal-signal handlers reset (a crash kills the child
+// plainly) and its stderr sent to /dev/null (what broke is reported by how the child ended; a
+// sanitizer's report of the library's crash would read as this process's), and exits without
+// running this process's exit handlers.
+[[noreturn]] void run_in_child(const std::function<void()>& work) {
+  for (int sig : kFatalSignals) std::signal(sig, SIG_DFL);
+  const int null = ::open("/dev/null", O_WRONLY);
+  if (null >= 0) ::dup2(null, STDERR_FILENO);
+  try {
+    work();
+  } catch (...) {
   }
+  ::_exit(0);
+}
+
+// Waits for the child `pid`, killing it once it has run past the limit.
+ProbeOutcome wait_for_child(pid_t pid, double time_limit_s) {
   int status = 0;
   const auto start = std::chrono::steady_clock::now();
-  auto pause = std::chrono::microseconds(200);
+  auto pause = std::chrono::microseconds(50);
   for (;;) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
@@ -47,6 +59,125 @@ ProbeOutcome probe_in_child(const std::function<void()>& work, double time_limit
   if (WIFSIGNALED(status))
     return {true, "signal " + std::to_string(WTERMSIG(status)) + " (" + ::strsignal(WTERMSIG(status)) + ")"};
   return {true, "exit status " + std::to_string(WEXITSTATUS(status))};
+}
+
+bool write_all(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool read_all(int fd, void* data, std::size_t size) {
+  char* p = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, p, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // 0: the other end closed
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Strings on the pipes: a 32-bit length, then the bytes.
+bool write_string(int fd, const std::string& s) {
+  const auto n = static_cast<std::uint32_t>(s.size());
+  return write_all(fd, &n, sizeof n) && write_all(fd, s.data(), s.size());
+}
+
+bool read_string(int fd, std::string* s) {
+  std::uint32_t n = 0;
+  if (!read_all(fd, &n, sizeof n)) return false;
+  s->resize(n);
+  return read_all(fd, s->data(), n);
+}
+
+// The server's loop: a request (the string, then the limit) in, a reply (failed, how) out, until
+// the requests pipe closes.
+[[noreturn]] void serve(const std::function<void(const std::string&)>& work, int requests, int replies) {
+  // Signals for this process (a fuzzer's interrupt and crash handlers) must not run here.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM}) std::signal(sig, SIG_DFL);
+  std::signal(SIGPIPE, SIG_IGN);
+  std::string request;
+  double limit_s = 0;
+  while (read_string(requests, &request) && read_all(requests, &limit_s, sizeof limit_s)) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(requests);
+      ::close(replies);
+      run_in_child([&] { work(request); });
+    }
+    const ProbeOutcome outcome = pid < 0 ? ProbeOutcome{} : wait_for_child(pid, limit_s);
+    const char failed = outcome.failed ? 1 : 0;
+    if (!write_all(replies, &failed, 1) || !write_string(replies, outcome.how)) break;
+  }
+  ::_exit(0);
+}
+
+}  // namespace
+
+ProbeOutcome probe_in_child(const std::function<void()>& work, double time_limit_s) {
+  std::fflush(nullptr);  // buffered output would be written twice
+  const pid_t pid = ::fork();
+  if (pid < 0) return {};
+  if (pid == 0) run_in_child(work);
+  return wait_for_child(pid, time_limit_s);
+}
+
+ProbeServer::ProbeServer(std::function<void(const std::string&)> work) {
+  int requests[2], replies[2];
+  if (::pipe2(requests, O_CLOEXEC) != 0) throw Error(std::string("probe server: no pipe: ") + std::strerror(errno));
+  if (::pipe2(replies, O_CLOEXEC) != 0) {
+    ::close(requests[0]);
+    ::close(requests[1]);
+    throw Error(std::string("probe server: no pipe: ") + std::strerror(errno));
+  }
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(requests[1]);
+    ::close(replies[0]);
+    serve(work, requests[0], replies[1]);
+  }
+  ::close(requests[0]);
+  ::close(replies[1]);
+  if (pid < 0) {
+    ::close(requests[1]);
+    ::close(replies[0]);
+    throw Error(std::string("probe server: cannot fork: ") + std::strerror(errno));
+  }
+  to_server_ = requests[1];
+  from_server_ = replies[0];
+  pid_ = pid;
+}
+
+ProbeServer::~ProbeServer() {
+  ::close(to_server_);  // the server reads the end of its requests and exits
+  ::close(from_server_);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+ProbeOutcome ProbeServer::probe(const std::string& request, double time_limit_s) {
+  // A server that died would make a write here raise SIGPIPE; MSG_NOSIGNAL is for sockets only.
+  struct sigaction ignore {}, before {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &before);
+  ProbeOutcome outcome;
+  char failed = 0;
+  const bool ok = write_string(to_server_, request) && write_all(to_server_, &time_limit_s, sizeof time_limit_s) &&
+                  read_all(from_server_, &failed, 1) && read_string(from_server_, &outcome.how);
+  ::sigaction(SIGPIPE, &before, nullptr);
+  if (!ok) throw Error("probe server (pid " + std::to_string(pid_) + ") is gone; start another ProbeServer");
+  outcome.failed = failed != 0;
+  return outcome;
 }
 
 }  // namespace falcon

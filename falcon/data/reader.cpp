@@ -169,23 +169,25 @@ DatasetReader DatasetReader::open(const std::string& path, std::string_view expe
   // fuzzing: a corrupt global heap under a string attribute sends H5HG_read into memcpy with a
   // wild length; other damage spins). So a child process reads the whole file first; if the
   // library crashes or hangs there, the file is refused here and this process never reads it.
-  // The limit is far above an honest read (a 40,000-record file of 17 MB reads in well under a
-  // second).
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   if (!ec) {
-    const double limit_s = 10.0 + static_cast<double>(bytes) / 1e6;  // + 1 s per MB
-    const ProbeOutcome probe = probe_in_child(
-        [&] {
-          const DatasetReader all = open_unprobed(path, "");
-          for (const auto& split : all.split_names()) (void)all.read(split, 0, all.size(split));
-        },
-        limit_s);
+    const ProbeOutcome probe = probe_in_child([&] { read_every_record(path); }, probe_time_limit_s(bytes));
     if (probe.failed)
       throw Error(path + ": damaged: reading it broke the HDF5 library (" + probe.how +
                   "); make it again with falcon_datagen, or restore a copy");
   }
   return open_unprobed(path, expected_problem);
+}
+
+void DatasetReader::read_every_record(const std::string& path) {
+  const DatasetReader all = open_unprobed(path, "");
+  for (const auto& split : all.split_names()) (void)all.read(split, 0, all.size(split));
+}
+
+double DatasetReader::probe_time_limit_s(std::uintmax_t bytes) {
+  // A 40,000-record file of 17 MB reads in well under a second.
+  return 10.0 + static_cast<double>(bytes) / 1e6;  // + 1 s per MB
 }
 
 DatasetReader DatasetReader::open_unprobed(const std::string& path, std::string_view expected_problem) {

@@ -27,6 +27,12 @@ class DatasetReader {
   // `expected_problem` empty: any problem. The file is read once in a child process first
   // (probe_in_child): a file that crashes the HDF5 library there is a falcon::Error here.
   static DatasetReader open(const std::string& path, std::string_view expected_problem = "");
+  // The two halves of open(), for a caller that runs the probe itself (the dataset fuzzer, through
+  // a ProbeServer): the work open() runs in the child, and open() without that child.
+  static void read_every_record(const std::string& path);
+  static DatasetReader open_unprobed(const std::string& path, std::string_view expected_problem = "");
+  // The probe's time limit for a file of `bytes`: far above an honest read.
+  static double probe_time_limit_s(std::uintmax_t bytes);
 
   const std::string& path() const;
   const problems::Problem& problem() const;
@@ -49,7 +55,6 @@ class DatasetReader {
   void verify() const;
 
  private:
-  static DatasetReader open_unprobed(const std::string& path, std::string_view expected_problem);
   struct Impl;
   std::shared_ptr<const Impl> impl_;
 };

@@ -2,8 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <csignal>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
+
+#include "falcon/core/error.h"
 
 namespace falcon {
 namespace {
@@ -29,6 +36,40 @@ TEST(CrashProbe, ReportsHowTheChildEnded) {
   }, 0.2);
   EXPECT_TRUE(hung.failed);
   EXPECT_EQ(hung.how, "no end after 0.2 s");
+}
+
+TEST(CrashProbe, AServerReportsEachRequestAsAChildOfItsOwnEnded) {
+  int counter = 0;
+  ProbeServer server(
+      [&](const std::string& request) {
+        ++counter;
+        if (request == "segv") std::raise(SIGSEGV);
+        if (request == "abort") std::abort();
+        if (request == "throw") throw std::runtime_error("refused");
+        if (request == "exit 3") std::exit(3);
+        if (request == "spin")
+          for (volatile bool forever = true; forever;) {
+          }
+      });
+  EXPECT_FALSE(server.probe("ok", 10).failed);
+  EXPECT_FALSE(server.probe("throw", 10).failed);
+  const ProbeOutcome killed = server.probe("segv", 10);
+  EXPECT_TRUE(killed.failed);
+  EXPECT_EQ(killed.how.substr(0, 10), "signal 11 ") << killed.how;
+  EXPECT_EQ(server.probe("abort", 10).how.substr(0, 9), "signal 6 ");
+  EXPECT_EQ(server.probe("exit 3", 10).how, "exit status 3");
+  EXPECT_EQ(server.probe("spin", 0.2).how, "no end after 0.2 s");
+  // The server outlives its children's ends, and a request of any bytes arrives whole.
+  EXPECT_FALSE(server.probe(std::string("a\0b", 3) + std::string(100000, 'x'), 10).failed);
+  EXPECT_FALSE(server.probe("ok", 10).failed);
+  EXPECT_EQ(counter, 0);  // the work ran only in the server's children
+}
+
+TEST(CrashProbe, AServerThatIsGoneIsAnErrorNotASignal) {
+  // The work kills its parent, the server itself: this probe, and any after it, is an error.
+  ProbeServer server([](const std::string&) { ::kill(::getppid(), SIGKILL); });
+  EXPECT_THROW(server.probe("end my server", 10), Error);
+  EXPECT_THROW(server.probe("again", 10), Error);  // a write to the closed pipe raises no SIGPIPE
 }
 
 }  // namespace

@@ -112,6 +112,7 @@ TEST(InputFuzzReplay, GrammarFiles) {
 }
 
 TEST(InputFuzzReplay, DatasetFiles) {
+  dataset_fuzz_start();  // as the fuzzer runs: each file read first in a child of the probe server
   const fs::path dir = fs::temp_directory_path() / ("falcon_dataset_replay_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   Config config = Config::from_string(

@@ -19,6 +19,9 @@ int config_one_input(const std::uint8_t* data, std::size_t size);
 int tokenizer_model_one_input(const std::uint8_t* data, std::size_t size);
 int grammar_one_input(const std::uint8_t* data, std::size_t size);
 int dataset_one_input(const std::uint8_t* data, std::size_t size);
+// Starts the dataset target's probe server (dataset_fuzz_target.cpp); call it while the process is
+// small (libFuzzer's LLVMFuzzerInitialize). Without it each input forks this whole process.
+void dataset_fuzz_start();
 int safetensors_one_input(const std::uint8_t* data, std::size_t size);
 
 // The shared failure: prints "<target>: <what>" and aborts.
