@@ -127,12 +127,31 @@ __attribute__((always_inline)) inline void score_row(const T* q, const T* keys, 
   }
 }
 
-// out += sum_j probs[j] * values[j], skipping zero weights (padding, future keys).
+// out += sum_j probs[j] * values[j], skipping zero weights (padding, future keys: whatever their
+// values hold). The sums stay in registers, one vector of columns at a time with two keys in
+// flight: adding each key straight into `out` made every key wait for the store of the one before.
 template <typename T>
 __attribute__((always_inline)) inline void weigh_row(const T* probs, const T* values, std::int64_t stride,
                                                      std::int64_t count, std::int64_t d, T* out) {
-  for (std::int64_t j = 0; j < count; ++j)
-    if (probs[j] != T(0)) axpy(probs[j], values + j * stride, out, d);
+  constexpr std::int64_t kLanes = 64 / sizeof(T);  // one 512-bit register (two 256-bit ones)
+  std::int64_t c = 0;
+  for (; c + kLanes <= d; c += kLanes) {
+    T even[kLanes] = {}, odd[kLanes] = {};
+    std::int64_t j = 0;
+    for (; j + 2 <= count; j += 2) {
+      const T* v = values + j * stride + c;
+      if (probs[j] != T(0))
+        for (std::int64_t k = 0; k < kLanes; ++k) even[k] += probs[j] * v[k];
+      if (probs[j + 1] != T(0))
+        for (std::int64_t k = 0; k < kLanes; ++k) odd[k] += probs[j + 1] * v[stride + k];
+    }
+    if (j < count && probs[j] != T(0))
+      for (std::int64_t k = 0; k < kLanes; ++k) even[k] += probs[j] * values[j * stride + c + k];
+    for (std::int64_t k = 0; k < kLanes; ++k) out[c + k] += even[k] + odd[k];
+  }
+  if (c < d)  // the last d % kLanes columns
+    for (std::int64_t j = 0; j < count; ++j)
+      if (probs[j] != T(0)) axpy(probs[j], values + j * stride + c, out + c, d - c);
 }
 
 // Strides in elements of the tensors one task touches.
@@ -142,8 +161,10 @@ struct Layout {
   std::int64_t scores_token;                  // scores (B, Hkv, N, G, T, S): S = P + L
 };
 
+// Both tasks are inlined into the entry points below, whose target clones vectorize them (a
+// template compiled on its own gets the baseline's 128-bit instructions only).
 template <typename T>
-void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q, const T* prefix_k, const T* sample_k,
+__attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q, const T* prefix_k, const T* sample_k,
                 const T* bias, T scale, T* scores) {
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
   const T* keys = prefix_k + item * s.p * s.d;  // (P, D) of prompt b, kv head hk
@@ -162,7 +183,7 @@ void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q, c
 }
 
 template <typename T>
-void weigh_task(const Dims& s, const Layout& l, std::int64_t item, const T* probs, const T* prefix_v,
+__attribute__((always_inline)) inline void weigh_task(const Dims& s, const Layout& l, std::int64_t item, const T* probs, const T* prefix_v,
                 const T* sample_v, T* out) {
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
   const T* values = prefix_v + item * s.p * s.d;

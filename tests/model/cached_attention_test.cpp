@@ -11,13 +11,14 @@ namespace {
 
 struct Shape {
   std::int64_t prompts, samples, heads, kv_heads, new_tokens, past, prefix;
+  std::int64_t d = 8;  // head size
 };
 
 // Random inputs over a cache larger than used (sample keys are a narrowed view, as in decoding),
 // with the first prompt left-padded by two positions.
 CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype) {
   const auto options = torch::TensorOptions().dtype(dtype);
-  const std::int64_t d = 8, rows = s.prompts * s.samples, total = s.past + s.new_tokens;
+  const std::int64_t d = s.d, rows = s.prompts * s.samples, total = s.past + s.new_tokens;
   CachedAttentionInputs in;
   in.q = torch::randn({rows, s.new_tokens, s.heads, d}, options);
   in.prefix_k = torch::randn({s.prompts, s.kv_heads, s.prefix, d}, options);
@@ -63,11 +64,14 @@ TEST(CachedAttention, KernelAndMatmulsEqualTheDirectFormula) {
       {2, 3, 4, 2, 1, 4, 5},  // N samples per prompt, grouped query heads
       {2, 3, 4, 2, 3, 2, 5},  // several new tokens at once
       {3, 2, 6, 1, 2, 5, 1},  // multi-query attention, one-token prompts
+      // head sizes of whole vector registers (32: the cpu_small models), and whole ones plus a rest
+      {2, 4, 4, 4, 1, 6, 7, 32},
+      {2, 3, 4, 2, 2, 5, 4, 40},
   };
   for (const auto& s : shapes) {
     SCOPED_TRACE("B=" + std::to_string(s.prompts) + " N=" + std::to_string(s.samples) + " H=" +
                  std::to_string(s.heads) + " Hkv=" + std::to_string(s.kv_heads) + " T=" + std::to_string(s.new_tokens) +
-                 " past=" + std::to_string(s.past) + " P=" + std::to_string(s.prefix));
+                 " past=" + std::to_string(s.past) + " P=" + std::to_string(s.prefix) + " D=" + std::to_string(s.d));
     for (const auto dtype : {torch::kDouble, torch::kFloat}) {
       const auto in = random_inputs(s, dtype);
       const auto expected = reference(in);
@@ -79,6 +83,22 @@ TEST(CachedAttention, KernelAndMatmulsEqualTheDirectFormula) {
       EXPECT_LT(max_abs_diff(ops, expected), tolerance);
       EXPECT_LT(max_abs_diff(cached_attention(in), expected), tolerance);
     }
+  }
+}
+
+TEST(CachedAttention, KernelIgnoresTheValuesOfPaddingAndFutureKeys) {
+  torch::manual_seed(2);
+  torch::NoGradGuard no_grad;
+  for (const std::int64_t d : {8, 32, 40}) {
+    auto in = random_inputs({2, 2, 4, 2, 3, 2, 5, d}, torch::kFloat);
+    const auto expected = reference(in);
+    in.prefix_v[0].narrow(1, 0, 2).fill_(NAN);  // prompt 0's two padding positions
+    // The last new token's key: a future key for the two new tokens before it.
+    in.sample_v.select(2, in.sample_v.size(2) - 1).fill_(NAN);
+    auto kernel = cached_attention_kernel(in);
+    // Only the last new token (which sees its own key) takes that NaN.
+    EXPECT_TRUE(kernel.narrow(1, 2, 1).isnan().all().item<bool>()) << "D=" << d;
+    EXPECT_LT(max_abs_diff(kernel.narrow(1, 0, 2), expected.narrow(1, 0, 2)), 2e-6) << "D=" << d;
   }
 }
 
