@@ -172,7 +172,9 @@ DatasetReader DatasetReader::open(const std::string& path, std::string_view expe
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   if (!ec) {
-    const ProbeOutcome probe = probe_in_child([&] { read_every_record(path); }, probe_time_limit_s(bytes));
+    // Far above an honest read: a 40,000-record file of 17 MB reads in well under a second.
+    const double limit_s = 10.0 + static_cast<double>(bytes) / 1e6;  // + 1 s per MB
+    const ProbeOutcome probe = probe_in_child([&] { read_every_record(path); }, limit_s);
     if (probe.failed)
       throw Error(path + ": damaged: reading it broke the HDF5 library (" + probe.how +
                   "); make it again with falcon_datagen, or restore a copy");
@@ -183,11 +185,6 @@ DatasetReader DatasetReader::open(const std::string& path, std::string_view expe
 void DatasetReader::read_every_record(const std::string& path) {
   const DatasetReader all = open_unprobed(path, "");
   for (const auto& split : all.split_names()) (void)all.read(split, 0, all.size(split));
-}
-
-double DatasetReader::probe_time_limit_s(std::uintmax_t bytes) {
-  // A 40,000-record file of 17 MB reads in well under a second.
-  return 10.0 + static_cast<double>(bytes) / 1e6;  // + 1 s per MB
 }
 
 DatasetReader DatasetReader::open_unprobed(const std::string& path, std::string_view expected_problem) {

@@ -31,8 +31,6 @@ class DatasetReader {
   // a ProbeServer): the work open() runs in the child, and open() without that child.
   static void read_every_record(const std::string& path);
   static DatasetReader open_unprobed(const std::string& path, std::string_view expected_problem = "");
-  // The probe's time limit for a file of `bytes`: far above an honest read.
-  static double probe_time_limit_s(std::uintmax_t bytes);
 
   const std::string& path() const;
   const problems::Problem& problem() const;
