@@ -164,8 +164,9 @@ struct Layout {
 // Both tasks are inlined into the entry points below, whose target clones vectorize them (a
 // template compiled on its own gets the baseline's 128-bit instructions only).
 template <typename T>
-__attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q, const T* prefix_k, const T* sample_k,
-                const T* bias, T scale, T* scores) {
+__attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q,
+                                                      const T* prefix_k, const T* sample_k, const T* bias, T scale,
+                                                      T* scores) {
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
   const T* keys = prefix_k + item * s.p * s.d;  // (P, D) of prompt b, kv head hk
   T* row_scores = scores + item * s.n * s.groups * s.t * width;
@@ -183,8 +184,8 @@ __attribute__((always_inline)) inline void score_task(const Dims& s, const Layou
 }
 
 template <typename T>
-__attribute__((always_inline)) inline void weigh_task(const Dims& s, const Layout& l, std::int64_t item, const T* probs, const T* prefix_v,
-                const T* sample_v, T* out) {
+__attribute__((always_inline)) inline void weigh_task(const Dims& s, const Layout& l, std::int64_t item,
+                                                      const T* probs, const T* prefix_v, const T* sample_v, T* out) {
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
   const T* values = prefix_v + item * s.p * s.d;
   const T* row_probs = probs + item * s.n * s.groups * s.t * width;
