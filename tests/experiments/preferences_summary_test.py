@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""experiments/learning_curves/problems/preferences_summary.py: the cross-problem table from fake
-bopo_vs_sft.md reports (no C++ build needed).
+"""experiments/learning_curves/problems/preferences_summary.py: the cross-problem table and its
+picture from fake bopo_vs_sft.md reports (no C++ build needed).
 
   python3 tests/experiments/preferences_summary_test.py
 """
@@ -50,6 +50,10 @@ class PreferencesSummary(unittest.TestCase):
             self.assertIn("| OP-20 | 2 | 22.00 ± 1.41 | 22.00 ± 2.83 | 22.00 (1 seed) | 1 of 2 | 1 of 1 | "
                           "93.00 ± 4.24 | 93.00 ± 1.41 | 100.00 (1 seed) | 20.0% |", text)
             self.assertIn("| MVC | 0 | not run | not run | not run | - | - | not run | not run | not run | - |", text)
+            # The picture beside the table, linked from it.
+            self.assertIn("](summary.png)", text)
+            with open(os.path.join(d, "summary.png"), "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
     def test_an_argument_without_a_report_folder_is_refused(self):
         result = subprocess.run([sys.executable, SCRIPT, "--out", os.devnull, "op"], capture_output=True, text=True)

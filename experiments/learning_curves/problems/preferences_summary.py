@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """BOPO against more SFT and GRPO on every problem, from the three-seed reports of bopo_vs_sft.sh:
 one table of the held-out figures at each arm's last checkpoint (mean ± standard deviation over the
-seeds), seed-by-seed wins of BOPO, and BOPO's degenerate groups.
+seeds), seed-by-seed wins of BOPO, and BOPO's degenerate groups; and a picture of every seed's
+figures (FILE with .png for .md).
 
 usage: preferences_summary.py [--out FILE] PROBLEM=REPORT_DIR ...
   (default: the studies named in STUDIES below; FILE defaults to preferences_summary.md here)
@@ -13,6 +14,11 @@ import os
 import re
 import statistics
 import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LEARNING_CURVES = os.path.dirname(HERE)
@@ -27,6 +33,8 @@ STUDIES = [("TSP-20", os.path.join(LEARNING_CURVES)),
            ("PFSP 20x5", os.path.join(HERE, "pfsp_preferences")),
            ("JSSP 6x6", os.path.join(HERE, "jssp_preferences"))]
 ARMS = ("bopo", "sft", "grpo")
+ARM_LABELS = {"bopo": "BOPO", "sft": "more SFT", "grpo": "GRPO"}
+ARM_COLOURS = {"bopo": "tab:blue", "sft": "tab:orange", "grpo": "tab:green"}
 ROW = re.compile(r"^\| (bopo|grpo|sft) \| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| (.*) \|$")
 
 
@@ -56,7 +64,7 @@ def mean_sd(values):
     return mean_spread(values) + (" (1 seed)" if len(values) == 1 else "")
 
 
-def summary_lines(studies):
+def summary_lines(studies, figure=None):
     lines = ["# BOPO, more SFT and GRPO on the seven problems", "",
              "Made by `experiments/learning_curves/problems/preferences_summary.py` from the reports of "
              "`bopo_vs_sft.sh` (each problem's `bopo_vs_sft.md`: every arm from the same SFT checkpoint; BOPO and "
@@ -86,7 +94,41 @@ def summary_lines(studies):
         cells += [mean_sd([r["valid"] for r in by_arm[arm]]) for arm in ARMS]
         cells += [f"{statistics.mean(skipped):.1f}%" if skipped else "-"]
         lines.append("| " + " | ".join(cells) + " |")
+    if figure:
+        lines += ["", f"![Every seed's best of 8 and greedy validity, per problem and arm]({figure})"]
     return lines + [""]
+
+
+def plot(studies, path):
+    """Two rows of panels, one column a problem: best of 8 (top) and greedy validity (bottom), every
+    seed a dot and each arm's mean a bar, so a reader sees the spread the table's ± summarizes."""
+    fig, axes = plt.subplots(2, len(studies), figsize=(2.1 * len(studies), 5.2), squeeze=False)
+    for column, (problem, report) in enumerate(studies):
+        runs = last_checkpoints(report)
+        for row, (key, label) in enumerate((("best8", "best of 8 gap %"), ("valid", "greedy valid % (no repair)"))):
+            ax = axes[row][column]
+            if not runs:
+                ax.text(0.5, 0.5, "not run", ha="center", va="center", transform=ax.transAxes, color="grey")
+            for x, arm in enumerate(ARMS):
+                values = [figures[key] for (a, _), figures in sorted(runs.items()) if a == arm]
+                if not values:
+                    continue
+                ax.scatter([x] * len(values), values, color=ARM_COLOURS[arm], s=18, zorder=3)
+                ax.hlines(statistics.mean(values), x - 0.3, x + 0.3, color=ARM_COLOURS[arm], linewidth=2)
+            ax.set_xticks(range(len(ARMS)))
+            ax.set_xticklabels([ARM_LABELS[a] for a in ARMS] if row == 1 else [], rotation=45, fontsize=7)
+            ax.set_xlim(-0.6, len(ARMS) - 0.4)
+            ax.tick_params(axis="y", labelsize=7)
+            ax.grid(axis="y", alpha=0.3)
+            if row == 0:
+                ax.set_title(problem, fontsize=9)
+            if column == 0:
+                ax.set_ylabel(label, fontsize=8)
+    fig.suptitle("BOPO, more SFT (BOPO's wall time) and GRPO (BOPO's samples) from one SFT start; "
+                 "dots: seeds, bars: means", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def main():
@@ -101,8 +143,11 @@ def main():
             if "=" not in a:
                 sys.exit(f"preferences_summary.py: '{a}' is not PROBLEM=REPORT_DIR\n{__doc__}")
             studies.append(tuple(a.split("=", 1)))
+    figure = out[:-len(".md")] + ".png" if out.endswith(".md") else None
     with open(out, "w", encoding="utf-8") as f:
-        f.write("\n".join(summary_lines(studies)))
+        f.write("\n".join(summary_lines(studies, figure and os.path.basename(figure))))
+    if figure:
+        plot(studies, figure)
 
 
 if __name__ == "__main__":
