@@ -3,8 +3,10 @@
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "falcon/core/error.h"
 
@@ -31,10 +33,25 @@ Dims dims_of(const CachedAttentionInputs& in) {
   if (in.q.dim() != 4 || in.prefix_k.dim() != 4 || in.sample_k.dim() != 4 || s.kv_heads == 0 ||
       s.heads % s.kv_heads != 0 || s.rows != s.prompts * s.n || s.total < s.t || in.sample_k.size(0) != s.rows ||
       in.sample_k.size(1) != s.kv_heads || in.prefix_k.size(3) != s.d || in.sample_k.size(3) != s.d ||
-      in.prefix_bias.dim() != 2 || in.prefix_bias.size(0) != s.prompts || in.prefix_bias.size(1) != s.p)
+      in.prefix_bias.dim() != 2 || in.prefix_bias.size(0) != s.prompts || in.prefix_bias.size(1) != s.p ||
+      (in.sample_visible.defined() &&
+       (in.sample_visible.dim() != 2 || in.sample_visible.size(0) != s.rows || in.sample_visible.size(1) != s.t ||
+        in.sample_visible.scalar_type() != torch::kInt64 || !in.sample_visible.device().is_cpu())))
     throw Error("cached_attention: inconsistent shapes (q (R, T, H, D), prefix (B, Hkv, P, D), sample (R, Hkv, L, D), "
-                "prefix_bias (B, P), R = B * samples, L >= T)");
+                "prefix_bias (B, P), sample_visible (R, T) int64 on the CPU, R = B * samples, L >= T)");
+  if (in.sample_visible.defined()) {
+    const auto low = in.sample_visible.min().item<std::int64_t>(), high = in.sample_visible.max().item<std::int64_t>();
+    if (low < 0 || high > s.total)
+      throw Error("cached_attention: sample_visible must lie in 0 .. " + std::to_string(s.total) + " (the sample keys given)");
+  }
   return s;
+}
+
+// Each new token's number of visible sample keys, (R, T) int64 on the CPU: sample_visible, or the
+// causal rule for rows of equal length.
+torch::Tensor visible_sample_keys(const Dims& s, const CachedAttentionInputs& in) {
+  if (in.sample_visible.defined()) return in.sample_visible.contiguous();
+  return (torch::arange(s.t, torch::kInt64) + (s.total - s.t + 1)).unsqueeze(0).expand({s.rows, s.t}).contiguous();
 }
 
 // ---- batched matmuls --------------------------------------------------------------------------
@@ -64,8 +81,19 @@ torch::Tensor cached_attention_ops(const CachedAttentionInputs& in) {
                   .reshape({s.prompts * s.kv_heads, 1, s.p});                            // (B*Hkv, 1, P)
   auto prefix_scores = torch::baddbmm(bias, q_prefix, prefix_k.transpose(1, 2));        // (B*Hkv, N*T*G, P)
   auto own_scores = torch::bmm(q_own, own_k.transpose(1, 2));                           // (R*Hkv, T*G, L)
-  if (s.t > 1)  // new token i sees its sample's keys 0 .. L - T + i
+  if (in.sample_visible.defined()) {  // new token i of row r sees its sample's keys 0 .. visible[r][i] - 1
+    auto hidden = torch::arange(s.total, torch::kInt64).view({1, 1, s.total}) >=
+                  in.sample_visible.unsqueeze(-1);                                       // (R, T, L)
+    auto bias = torch::zeros(hidden.sizes(), in.q.options().device(torch::kCPU))
+                    .masked_fill_(hidden, -std::numeric_limits<double>::infinity())
+                    .to(in.q.device())
+                    .view({s.rows, 1, s.t, 1, s.total})
+                    .expand({s.rows, s.kv_heads, s.t, s.groups, s.total})
+                    .reshape({s.rows * s.kv_heads, tg, s.total});                        // (R*Hkv, T*G, L)
+    own_scores = own_scores + bias;
+  } else if (s.t > 1) {  // new token i sees its sample's keys 0 .. L - T + i
     own_scores.add_(torch_shim::causal_bias(s.groups, s.t, s.total, in.q.options()));
+  }
   auto scores = torch::cat({prefix_scores.view({s.prompts, s.kv_heads, s.n, tg, s.p}).transpose(1, 2),
                             own_scores.view({s.prompts, s.n, s.kv_heads, tg, s.total})},
                            -1);  // (B, N, Hkv, T*G, P+L)
@@ -127,6 +155,71 @@ __attribute__((always_inline)) inline void score_row(const T* q, const T* keys, 
   }
 }
 
+// Many queries against the same keys (a prompt's keys for its N samples, a jump-forward chunk's
+// tokens against their row's keys): raw[q][j] = scale * queries[q] . keys[j] + bias[j] (bias may
+// be null) for j < count. A block of kBlock keys at a time is copied transposed (head size x
+// kBlock), so that each product runs along the keys in one vector register with no horizontal sum
+// per (query, key); two queries at a time keep two independent chains of FMAs in flight.
+constexpr std::int64_t kMaxTiledHead = 256;  // the transposed block lives on the stack
+
+// One block's scores of a query: raw[k] = scale * a[k] + bias[k] (-inf where bias is -inf, whatever
+// a holds), for `width` keys; whole blocks in one vector pass.
+template <typename T, std::int64_t kBlock>
+__attribute__((always_inline)) inline void store_block(const T* a, T scale, const T* bias, std::int64_t width,
+                                                       T* raw) {
+  constexpr T kMinusInf = -std::numeric_limits<T>::infinity();
+  if (width == kBlock) {
+    if (bias == nullptr) {
+      for (std::int64_t k = 0; k < kBlock; ++k) raw[k] = a[k] * scale;
+    } else {
+      for (std::int64_t k = 0; k < kBlock; ++k) raw[k] = bias[k] == kMinusInf ? kMinusInf : a[k] * scale + bias[k];
+    }
+    return;
+  }
+  for (std::int64_t k = 0; k < width; ++k)
+    raw[k] = bias == nullptr ? a[k] * scale : (bias[k] == kMinusInf ? kMinusInf : a[k] * scale + bias[k]);
+}
+
+template <typename T>
+__attribute__((always_inline)) inline void score_tiled(const T* const* queries, std::int64_t m, const T* keys,
+                                                       std::int64_t stride, std::int64_t count, std::int64_t d,
+                                                       const T* bias, T scale, T* const* raw) {
+  constexpr std::int64_t kBlock = 64 / sizeof(T);  // one 512-bit register of keys
+  alignas(64) T block[kMaxTiledHead * kBlock];     // (D, kBlock)
+  for (std::int64_t j0 = 0; j0 < count; j0 += kBlock) {
+    const auto width = std::min(kBlock, count - j0);
+    if (width == kBlock) {
+      for (std::int64_t k = 0; k < kBlock; ++k)
+        for (std::int64_t c = 0; c < d; ++c) block[c * kBlock + k] = keys[(j0 + k) * stride + c];
+    } else {
+      for (std::int64_t k = 0; k < kBlock; ++k)
+        for (std::int64_t c = 0; c < d; ++c) block[c * kBlock + k] = k < width ? keys[(j0 + k) * stride + c] : T(0);
+    }
+    const T* block_bias = bias != nullptr ? bias + j0 : nullptr;
+    std::int64_t i = 0;
+    for (; i + 2 <= m; i += 2) {
+      const T *q0 = queries[i], *q1 = queries[i + 1];
+      T a0[kBlock] = {}, a1[kBlock] = {};
+      for (std::int64_t c = 0; c < d; ++c) {
+        const T* keys_c = block + c * kBlock;
+        for (std::int64_t k = 0; k < kBlock; ++k) {
+          a0[k] += q0[c] * keys_c[k];
+          a1[k] += q1[c] * keys_c[k];
+        }
+      }
+      store_block<T, kBlock>(a0, scale, block_bias, width, raw[i] + j0);
+      store_block<T, kBlock>(a1, scale, block_bias, width, raw[i + 1] + j0);
+    }
+    if (i < m) {
+      const T* q0 = queries[i];
+      T a0[kBlock] = {};
+      for (std::int64_t c = 0; c < d; ++c)
+        for (std::int64_t k = 0; k < kBlock; ++k) a0[k] += q0[c] * block[c * kBlock + k];
+      store_block<T, kBlock>(a0, scale, block_bias, width, raw[i] + j0);
+    }
+  }
+}
+
 // out += sum_j probs[j] * values[j], skipping zero weights (padding, future keys: whatever their
 // values hold). The sums stay in registers, one vector of columns at a time with two keys in
 // flight: adding each key straight into `out` made every key wait for the store of the one before.
@@ -163,23 +256,74 @@ struct Layout {
 
 // Both tasks are inlined into the entry points below, whose target clones vectorize them (a
 // template compiled on its own gets the baseline's 128-bit instructions only).
+// Below this many queries per set of keys the transposed block costs more than it saves.
+constexpr std::int64_t kTiledQueries = 4;
+
 template <typename T>
 __attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q,
-                                                      const T* prefix_k, const T* sample_k, const T* bias, T scale,
-                                                      T* scores) {
+                                                      const T* prefix_k, const T* sample_k, const T* bias,
+                                                      const std::int64_t* visible, T scale, T* scores) {
+  constexpr T kMinusInf = -std::numeric_limits<T>::infinity();
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
   const T* keys = prefix_k + item * s.p * s.d;  // (P, D) of prompt b, kv head hk
-  T* row_scores = scores + item * s.n * s.groups * s.t * width;
+  const T* prompt_bias = bias + b * s.p;
+  T* task_scores = scores + item * s.n * s.groups * s.t * width;
+  const bool tiled = s.d <= kMaxTiledHead;
+  // Score rows in the scores' order (n, g, i), each with its query.
+  auto query_of = [&](std::int64_t n, std::int64_t g, std::int64_t i) {
+    return q + (b * s.n + n) * l.q_row + i * l.q_token + (hk * s.groups + g) * s.d;
+  };
+  auto scores_of = [&](std::int64_t n, std::int64_t g, std::int64_t i) {
+    return task_scores + ((n * s.groups + g) * s.t + i) * width;
+  };
+  // The prompt's keys: every query of its N samples at once.
+  const auto prompt_queries = s.n * s.groups * s.t;
+  if (tiled && prompt_queries >= kTiledQueries) {
+    std::vector<const T*> queries;
+    std::vector<T*> rows;
+    queries.reserve(prompt_queries);
+    rows.reserve(prompt_queries);
+    for (std::int64_t n = 0; n < s.n; ++n)
+      for (std::int64_t g = 0; g < s.groups; ++g)
+        for (std::int64_t i = 0; i < s.t; ++i) {
+          queries.push_back(query_of(n, g, i));
+          rows.push_back(scores_of(n, g, i));
+        }
+    score_tiled(queries.data(), prompt_queries, keys, s.d, s.p, s.d, prompt_bias, scale, rows.data());
+  } else {
+    for (std::int64_t n = 0; n < s.n; ++n)
+      for (std::int64_t g = 0; g < s.groups; ++g)
+        for (std::int64_t i = 0; i < s.t; ++i)
+          score_row(query_of(n, g, i), keys, s.d, s.p, s.p, prompt_bias, scale, s.d, scores_of(n, g, i));
+  }
+  // Each sample's own keys: its G * T queries, up to the most any of them sees.
+  const auto own_queries = s.groups * s.t;
   for (std::int64_t n = 0; n < s.n; ++n) {
     const auto r = b * s.n + n;
     const T* own = sample_k + r * l.sample_row + hk * l.sample_head;
-    for (std::int64_t g = 0; g < s.groups; ++g)
-      for (std::int64_t i = 0; i < s.t; ++i, row_scores += width) {
-        const T* query = q + r * l.q_row + i * l.q_token + (hk * s.groups + g) * s.d;
-        score_row(query, keys, s.d, s.p, s.p, bias + b * s.p, scale, s.d, row_scores);
-        score_row(query, own, l.sample_pos, s.total, s.total - s.t + i + 1, static_cast<const T*>(nullptr), scale,
-                  s.d, row_scores + s.p);
-      }
+    const std::int64_t* row_visible = visible + r * s.t;
+    if (tiled && own_queries >= kTiledQueries) {
+      std::vector<const T*> queries;
+      std::vector<T*> rows;
+      for (std::int64_t g = 0; g < s.groups; ++g)
+        for (std::int64_t i = 0; i < s.t; ++i) {
+          queries.push_back(query_of(n, g, i));
+          rows.push_back(scores_of(n, g, i) + s.p);
+        }
+      const auto seen = *std::max_element(row_visible, row_visible + s.t);
+      score_tiled(queries.data(), own_queries, own, l.sample_pos, seen, s.d, static_cast<const T*>(nullptr), scale,
+                  rows.data());
+      for (std::int64_t g = 0; g < s.groups; ++g)
+        for (std::int64_t i = 0; i < s.t; ++i) {
+          T* row = scores_of(n, g, i) + s.p;
+          std::fill(row + row_visible[i], row + s.total, kMinusInf);  // keys not yet generated for it
+        }
+    } else {
+      for (std::int64_t g = 0; g < s.groups; ++g)
+        for (std::int64_t i = 0; i < s.t; ++i)
+          score_row(query_of(n, g, i), own, l.sample_pos, s.total, row_visible[i], static_cast<const T*>(nullptr),
+                    scale, s.d, scores_of(n, g, i) + s.p);
+    }
   }
 }
 
@@ -204,13 +348,13 @@ __attribute__((always_inline)) inline void weigh_task(const Dims& s, const Layou
 // Non-template entry points, so that each gets its target clones.
 FALCON_VECTOR_CLONES void score_tasks_float(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
                                             const float* q, const float* pk, const float* sk, const float* bias,
-                                            float scale, float* scores) {
-  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, scale, scores);
+                                            const std::int64_t* visible, float scale, float* scores) {
+  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, visible, scale, scores);
 }
 FALCON_VECTOR_CLONES void score_tasks_double(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
                                              const double* q, const double* pk, const double* sk, const double* bias,
-                                             double scale, double* scores) {
-  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, scale, scores);
+                                             const std::int64_t* visible, double scale, double* scores) {
+  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, visible, scale, scores);
 }
 FALCON_VECTOR_CLONES void weigh_tasks_float(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
                                             const float* probs, const float* pv, const float* sv, float* out) {
@@ -222,12 +366,14 @@ FALCON_VECTOR_CLONES void weigh_tasks_double(const Dims& s, const Layout& l, std
 }
 
 void score_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const float* q,
-                 const float* pk, const float* sk, const float* bias, float scale, float* scores) {
-  score_tasks_float(s, l, begin, end, q, pk, sk, bias, scale, scores);
+                 const float* pk, const float* sk, const float* bias, const std::int64_t* visible, float scale,
+                 float* scores) {
+  score_tasks_float(s, l, begin, end, q, pk, sk, bias, visible, scale, scores);
 }
 void score_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const double* q,
-                 const double* pk, const double* sk, const double* bias, double scale, double* scores) {
-  score_tasks_double(s, l, begin, end, q, pk, sk, bias, scale, scores);
+                 const double* pk, const double* sk, const double* bias, const std::int64_t* visible, double scale,
+                 double* scores) {
+  score_tasks_double(s, l, begin, end, q, pk, sk, bias, visible, scale, scores);
 }
 void weigh_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const float* probs,
                  const float* pv, const float* sv, float* out) {
@@ -243,6 +389,7 @@ torch::Tensor run_kernel(const Dims& s, const CachedAttentionInputs& in) {
   const auto q = in.q.contiguous();
   const auto prefix_k = in.prefix_k.contiguous(), prefix_v = in.prefix_v.contiguous();
   const auto bias = in.prefix_bias.to(q.scalar_type()).contiguous();  // (B, P)
+  const auto visible = visible_sample_keys(s, in);                     // (R, T) int64
   auto sample_k = in.sample_k, sample_v = in.sample_v;
   if (sample_k.stride(3) != 1 || sample_v.strides() != sample_k.strides()) {
     sample_k = sample_k.contiguous();
@@ -255,7 +402,7 @@ torch::Tensor run_kernel(const Dims& s, const CachedAttentionInputs& in) {
   const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(s.d)));
   at::parallel_for(0, items, 1, [&](std::int64_t begin, std::int64_t end) {
     score_tasks(s, layout, begin, end, q.data_ptr<T>(), prefix_k.data_ptr<T>(), sample_k.data_ptr<T>(),
-                bias.data_ptr<T>(), scale, scores.data_ptr<T>());
+                bias.data_ptr<T>(), visible.data_ptr<std::int64_t>(), scale, scores.data_ptr<T>());
   });
   const auto probs = torch::softmax(scores, -1);  // rows of -inf cannot occur: every query sees its own key
   auto out = torch::zeros_like(q);                // (R, T, H, D)

@@ -21,9 +21,13 @@ struct CachedAttentionInputs {
   torch::Tensor sample_k, sample_v;   // (R, Hkv, L, D) each sample's keys / values, L = past + T,
                                       // the new tokens' included; may be views of a larger cache
   std::int64_t samples = 1;           // N: row r is sample r % N of prompt r / N
+  torch::Tensor sample_visible;       // optional (R, T) int64 on the CPU: how many of its sample's
+                                      // keys new token i of row r sees, for rows that hold different
+                                      // numbers of tokens (each >= 0 and <= L)
 };
-// New token i (absolute sample position L - T + i) sees every real prompt key and its sample's keys
-// 0 .. L - T + i. All return (R, T, H, D), contiguous.
+// New token i sees every real prompt key and its sample's keys 0 .. sample_visible[r][i] - 1; without
+// sample_visible, 0 .. L - T + i (every row L - T tokens before these). All return (R, T, H, D),
+// contiguous.
 torch::Tensor cached_attention(const CachedAttentionInputs& in);
 torch::Tensor cached_attention_ops(const CachedAttentionInputs& in);
 torch::Tensor cached_attention_kernel(const CachedAttentionInputs& in);

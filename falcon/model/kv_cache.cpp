@@ -1,5 +1,8 @@
 #include "falcon/model/kv_cache.h"
 
+#include <algorithm>
+#include <string>
+
 #include "falcon/core/error.h"
 
 namespace falcon::model {
@@ -13,6 +16,7 @@ void KvCache::set_prefix(std::vector<LayerKv> layers, torch::Tensor key_mask, to
   group_ = 1;
   sample_length_ = 0;
   capacity_ = 0;
+  row_lengths_.assign(prompts_, 0);
 }
 
 void KvCache::fork(std::int64_t n, std::int64_t capacity) {
@@ -21,10 +25,26 @@ void KvCache::fork(std::int64_t n, std::int64_t capacity) {
   if (n < 1 || capacity < 1) throw Error("KvCache::fork: need n >= 1 samples and capacity >= 1 tokens");
   group_ = n;
   capacity_ = capacity;
+  row_lengths_.assign(prompts_ * n, 0);
   for (auto& layer : layers_) {
     const auto& k = layer.prefix_k;  // (B, Hkv, P, D)
     layer.sample_k = torch::empty({prompts_ * n, k.size(1), capacity, k.size(3)}, k.options());  // (B*N, Hkv, C, D)
     layer.sample_v = torch::empty_like(layer.sample_k);
+  }
+}
+
+void KvCache::advance(std::int64_t tokens) {
+  for (auto& length : row_lengths_) length += tokens;
+  sample_length_ += tokens;
+}
+
+void KvCache::advance(const std::vector<std::int64_t>& row_tokens) {
+  if (row_tokens.size() != row_lengths_.size())
+    throw Error("KvCache::advance: " + std::to_string(row_tokens.size()) + " rows for a cache of " +
+                std::to_string(row_lengths_.size()));
+  for (std::size_t r = 0; r < row_tokens.size(); ++r) {
+    row_lengths_[r] += row_tokens[r];
+    sample_length_ = std::max(sample_length_, row_lengths_[r]);
   }
 }
 

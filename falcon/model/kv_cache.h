@@ -27,7 +27,10 @@ class KvCache {
   std::int64_t samples_per_prompt() const { return group_; }  // N
   std::int64_t rows() const { return prompts_ * group_; }     // B*N
   std::int64_t prefix_length() const { return prefix_length_; }  // P (padded)
-  std::int64_t sample_length() const { return sample_length_; }  // tokens appended after prefill
+  // Tokens appended after prefill: the longest row's, and each row's (rows may hold different
+  // numbers when decode() is told how many of its tokens each row takes).
+  std::int64_t sample_length() const { return sample_length_; }
+  const std::vector<std::int64_t>& sample_lengths() const { return row_lengths_; }  // (R)
   std::int64_t capacity() const { return capacity_; }
   bool empty() const { return layers_.empty(); }
 
@@ -43,12 +46,14 @@ class KvCache {
   const torch::Tensor& prefix_key_mask() const { return prefix_key_mask_; }  // (B, P) additive: 0 or -inf
   const torch::Tensor& prefix_positions() const { return prefix_valid_; }    // (B,) real prompt tokens
   void set_prefix(std::vector<LayerKv> layers, torch::Tensor key_mask, torch::Tensor valid_lengths);
-  void advance(std::int64_t tokens) { sample_length_ += tokens; }
+  void advance(std::int64_t tokens);                       // every row
+  void advance(const std::vector<std::int64_t>& row_tokens);  // row r by row_tokens[r]
 
  private:
   std::vector<LayerKv> layers_;
   torch::Tensor prefix_key_mask_;   // (B, P)
   torch::Tensor prefix_valid_;      // (B,) int64
+  std::vector<std::int64_t> row_lengths_;  // (R) tokens each row holds after the prefix
   std::int64_t prompts_ = 0, group_ = 1, prefix_length_ = 0, sample_length_ = 0, capacity_ = 0;
 };
 

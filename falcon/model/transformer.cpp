@@ -101,25 +101,34 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const RotaryTables&
   return o_proj(out.transpose(1, 2).reshape({b, t, heads_ * head_dim_}));  // (B, T, H*D) -> (B, T, hidden)
 }
 
-torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache,
+torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const RotaryTables& rotary, const CachedRows& rows,
                                             LayerKv& kv) {
-  const auto rows = x.size(0), t = x.size(1);
-  const auto past = cache.sample_length(), total = past + t;
-  auto q = apply_rotary(q_proj(x).view({rows, t, heads_, head_dim_}), rotary);     // (R, T, H, D)
-  auto k = apply_rotary(k_proj(x).view({rows, t, kv_heads_, head_dim_}), rotary);  // (R, T, Hkv, D)
-  auto v = v_proj(x).view({rows, t, kv_heads_, head_dim_});                        // (R, T, Hkv, D)
-  kv.sample_k.narrow(2, past, t).copy_(k.transpose(1, 2));  // (R, Hkv, T, D) slots of the cache
-  kv.sample_v.narrow(2, past, t).copy_(v.transpose(1, 2));
+  const auto r_count = x.size(0), t = x.size(1);
+  auto q = apply_rotary(q_proj(x).view({r_count, t, heads_, head_dim_}), rotary);     // (R, T, H, D)
+  auto k = apply_rotary(k_proj(x).view({r_count, t, kv_heads_, head_dim_}), rotary);  // (R, T, Hkv, D)
+  auto v = v_proj(x).view({r_count, t, kv_heads_, head_dim_});                        // (R, T, Hkv, D)
+  if (rows.uniform) {
+    kv.sample_k.narrow(2, rows.past[0], t).copy_(k.transpose(1, 2));  // (R, Hkv, T, D) slots of the cache
+    kv.sample_v.narrow(2, rows.past[0], t).copy_(v.transpose(1, 2));
+  } else {
+    for (std::int64_t r = 0; r < r_count; ++r) {  // each row's own tokens after its own past
+      const auto taken = rows.tokens[r];
+      if (taken == 0) continue;
+      kv.sample_k[r].narrow(1, rows.past[r], taken).copy_(k[r].narrow(0, 0, taken).transpose(0, 1));  // (Hkv, n, D)
+      kv.sample_v[r].narrow(1, rows.past[r], taken).copy_(v[r].narrow(0, 0, taken).transpose(0, 1));
+    }
+  }
   CachedAttentionInputs in;
   in.q = q;
   in.prefix_k = kv.prefix_k;
   in.prefix_v = kv.prefix_v;
-  in.prefix_bias = cache.prefix_key_mask();
-  in.sample_k = kv.sample_k.narrow(2, 0, total);  // (R, Hkv, L, D)
-  in.sample_v = kv.sample_v.narrow(2, 0, total);
-  in.samples = cache.samples_per_prompt();
+  in.prefix_bias = rows.prefix_bias;
+  in.sample_k = kv.sample_k.narrow(2, 0, rows.keys);  // (R, Hkv, L, D)
+  in.sample_v = kv.sample_v.narrow(2, 0, rows.keys);
+  in.samples = rows.samples;
+  in.sample_visible = rows.visible;
   auto out = cached_attention(in);                      // (R, T, H, D)
-  return o_proj(out.view({rows, t, heads_ * head_dim_}));  // (R, T, hidden)
+  return o_proj(out.view({r_count, t, heads_ * head_dim_}));  // (R, T, hidden)
 }
 
 // ---- MLP and decoder layer ----------------------------------------------------------------------
@@ -240,25 +249,56 @@ torch::Tensor CausalLmImpl::prefill(const torch::Tensor& prompt_ids, const torch
 }
 
 torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, KvCache& cache) {
+  return decode(tokens, std::vector<std::int64_t>(static_cast<std::size_t>(tokens.size(0)), tokens.size(1)), cache);
+}
+
+torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, const std::vector<std::int64_t>& row_tokens,
+                                   KvCache& cache) {
   if (cache.empty() || cache.capacity() == 0) throw Error("decode: call prefill() and cache.fork() first");
-  const auto rows = tokens.size(0), t = tokens.size(1);
-  if (rows != cache.rows())
-    throw Error("decode: " + std::to_string(rows) + " token rows for a cache of " + std::to_string(cache.rows()) +
+  const auto r_count = tokens.size(0), t = tokens.size(1);
+  if (r_count != cache.rows())
+    throw Error("decode: " + std::to_string(r_count) + " token rows for a cache of " + std::to_string(cache.rows()) +
                 " rows (prompts x samples)");
-  if (cache.sample_length() + t > cache.capacity())
-    throw Error("decode: the KV cache holds " + std::to_string(cache.capacity()) +
-                " generated tokens; fork it with a larger capacity");
-  // Position of a new token: its prompt's real length + tokens generated before it.
-  auto base = cache.prefix_positions().repeat_interleave(cache.samples_per_prompt()) + cache.sample_length();  // (R,)
-  auto positions = base.unsqueeze(1) + torch::arange(t, base.options()).unsqueeze(0);                         // (R, T)
+  if (static_cast<std::int64_t>(row_tokens.size()) != r_count)
+    throw Error("decode: " + std::to_string(row_tokens.size()) + " token counts for " + std::to_string(r_count) +
+                " rows");
+  CachedRows rows;
+  rows.past = cache.sample_lengths();
+  rows.tokens = row_tokens;
+  rows.samples = cache.samples_per_prompt();
+  rows.prefix_bias = cache.prefix_key_mask();
+  std::int64_t longest_count = 0;
+  for (std::int64_t r = 0; r < r_count; ++r) {
+    if (row_tokens[r] < 0 || row_tokens[r] > t)
+      throw Error("decode: row " + std::to_string(r) + " takes " + std::to_string(row_tokens[r]) + " of " +
+                  std::to_string(t) + " tokens");
+    if (rows.past[r] + row_tokens[r] > cache.capacity())
+      throw Error("decode: the KV cache holds " + std::to_string(cache.capacity()) +
+                  " generated tokens; fork it with a larger capacity");
+    rows.uniform = rows.uniform && row_tokens[r] == t && rows.past[r] == rows.past[0];
+    rows.keys = std::max(rows.keys, rows.past[r] + row_tokens[r]);
+    longest_count = std::max(longest_count, row_tokens[r]);
+  }
+  if (longest_count != t) throw Error("decode: no row takes all " + std::to_string(t) + " tokens (pad to the longest)");
+  if (!rows.uniform) {
+    auto visible = torch::empty({r_count, t}, torch::kInt64);  // (R, T)
+    auto* v = visible.data_ptr<std::int64_t>();
+    for (std::int64_t r = 0; r < r_count; ++r)  // padding sees what the row's last real token sees
+      for (std::int64_t i = 0; i < t; ++i) v[r * t + i] = rows.past[r] + std::min(i + 1, row_tokens[r]);
+    rows.visible = visible;
+  }
+  // Position of a new token: its prompt's real length + tokens its row generated before it.
+  auto past = torch::tensor(rows.past, torch::kInt64).to(tokens.device());                                      // (R,)
+  auto base = cache.prefix_positions().repeat_interleave(cache.samples_per_prompt()) + past;                    // (R,)
+  auto positions = base.unsqueeze(1) + torch::arange(t, base.options()).unsqueeze(0);                           // (R, T)
   auto h = model->embed_tokens(tokens);  // (R, T, H)
   const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (R, T, 1, D)
   for (std::size_t i = 0; i < model->layers->size(); ++i) {
     h = model->layers[i]->as<DecoderLayerImpl>()->forward(h, [&](AttentionImpl& attention, const torch::Tensor& x) {
-      return attention.forward_cached(x, rotary, cache, cache.layers()[i]);
+      return attention.forward_cached(x, rotary, rows, cache.layers()[i]);
     });
   }
-  cache.advance(t);
+  cache.advance(row_tokens);
   return project(model->norm(h));  // (R, T, V)
 }
 

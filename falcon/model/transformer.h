@@ -58,6 +58,17 @@ class RotaryEmbedding {
 // of x (B, T, H, D) with head_tables(): x * cos + swap_halves(x) * signed_sin.
 torch::Tensor apply_rotary(const torch::Tensor& x, const RotaryTables& tables);
 
+// What one decode() call appends to each row of a KvCache, worked out once for all layers.
+struct CachedRows {
+  bool uniform = true;              // every row holds `past` tokens and takes all T new ones
+  std::vector<std::int64_t> past;   // (R) tokens each row held before this call
+  std::vector<std::int64_t> tokens; // (R) new tokens each row takes, 0 .. T
+  std::int64_t keys = 0;            // L: sample keys the longest row holds after this call
+  torch::Tensor visible;            // (R, T) int64 keys each new token sees; undefined when uniform
+  std::int64_t samples = 1;
+  torch::Tensor prefix_bias;        // (B, P) additive
+};
+
 class AttentionImpl : public torch::nn::Module {
  public:
   AttentionImpl(const ModelConfig& config, const torch::TensorOptions& options);
@@ -66,9 +77,10 @@ class AttentionImpl : public torch::nn::Module {
   // `store_prefix` the keys/values are stored as a KV cache's prefix.
   torch::Tensor forward(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
                         LayerKv* store_prefix = nullptr);
-  // One decoding step over a KvCache: x (B*N, T, H). Appends the new keys and values at
-  // [sample_length, sample_length + T) of the sample segment.
-  torch::Tensor forward_cached(const torch::Tensor& x, const RotaryTables& rotary, KvCache& cache, LayerKv& layer_kv);
+  // One decoding step over a KvCache: x (B*N, T, H). Appends the keys and values of row r's
+  // first rows.tokens[r] new tokens after the rows.past[r] it holds (see CachedRows).
+  torch::Tensor forward_cached(const torch::Tensor& x, const RotaryTables& rotary, const CachedRows& rows,
+                               LayerKv& layer_kv);
 
   LoraLinear q_proj{nullptr}, k_proj{nullptr}, v_proj{nullptr}, o_proj{nullptr};
 
@@ -127,6 +139,10 @@ class CausalLmImpl : public torch::nn::Module {
   // Call cache.fork(N, capacity) next, then decode() with (B*N, T) new tokens -> (B*N, T, V).
   torch::Tensor prefill(const torch::Tensor& prompt_ids, const torch::Tensor& prompt_lengths, KvCache& cache);
   torch::Tensor decode(const torch::Tensor& tokens, KvCache& cache);
+  // Rows that take different numbers of tokens: row r takes the first row_tokens[r] (0 .. T) of its
+  // T, the rest is padding that the cache does not keep; the logits (R, T, V) at a row's padding
+  // mean nothing. Lets a sampler feed each row in one call the tokens a grammar forces on it.
+  torch::Tensor decode(const torch::Tensor& tokens, const std::vector<std::int64_t>& row_tokens, KvCache& cache);
 
   // LoRA on the configured target projections of every layer (after loading base weights).
   void add_lora(const LoraConfig& config);

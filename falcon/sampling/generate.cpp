@@ -42,6 +42,27 @@ int pick(const float* logits, int vocab, bool greedy, Rng& rng) {
   return last_finite;  // rounding left a sliver of mass
 }
 
+// The one token the chain's mask steps leave for `row`, or -1 when they leave none or several (or
+// there are no mask steps). Only masks decide: temperature, top-k and top-p never remove the
+// last finite token, so pick() would take this one whatever the model's logits.
+int only_allowed_token(SamplerChain& chain, int row, std::vector<float>& scratch) {
+  std::fill(scratch.begin(), scratch.end(), 0.0f);
+  bool masked = false;
+  for (auto& step : chain) {
+    if (!step->is_mask()) continue;
+    step->apply(row, scratch.data(), static_cast<int>(scratch.size()));
+    masked = true;
+  }
+  if (!masked) return -1;
+  int found = -1;
+  for (int i = 0; i < static_cast<int>(scratch.size()); ++i) {
+    if (scratch[i] == -std::numeric_limits<float>::infinity()) continue;
+    if (found >= 0) return -1;
+    found = i;
+  }
+  return found;
+}
+
 }  // namespace
 
 SamplerChain make_chain(const SamplingConfig& config, SamplerChain masks) {
@@ -109,57 +130,89 @@ std::vector<GeneratedSequence> generate(model::CausalLm& model, const std::vecto
   st.model_seconds += seconds_since(start);
 
   const int vocab = static_cast<int>(config.vocab_size);
-  std::vector<bool> done(out.size(), false);
-  std::vector<float> row_logits(vocab);
-  std::vector<std::int64_t> next(out.size());  // the token each row feeds to the next step
-  for (int t = 0; t < options.max_new_tokens; ++t) {
-    auto host = logits.to(torch::kCPU, torch::kFloat).contiguous();  // (R, V)
+  const int rows = layout.rows();
+  std::vector<bool> done(rows, false);
+  std::vector<int> picks(rows, 0);  // tokens each row took, EOS included: at most max_new_tokens
+  std::vector<float> row_logits(vocab), scratch(vocab);
+  std::vector<std::vector<std::int64_t>> fed(rows);  // what each row feeds the next decode call
+  auto timed = [](double& total, auto&& work) {
+    const auto s = Clock::now();
+    work();
+    total += seconds_since(s);
+  };
+  // Every step of the chain accepts `token` for row r, and the row's text grows by it.
+  auto take = [&](int r, int token) {
+    for (auto& step : chain) timed(step->is_mask() ? st.mask_seconds : st.sample_seconds, [&] { step->accept(r, token); });
+    ++st.generated_tokens;
+    ++picks[r];
+    if (token == options.eos_id) {
+      out[r].stop = StopReason::kEos;
+      done[r] = true;
+    } else {
+      out[r].tokens.push_back(token);
+      fed[r].push_back(token);
+    }
+  };
+  auto host = logits.to(torch::kCPU, torch::kFloat).contiguous();  // (R, V) each row's next pick
+  while (true) {
     const float* data = host.data_ptr<float>();
-    int active = 0;
-    for (int r = 0; r < layout.rows(); ++r) {
-      if (done[r]) {
-        next[r] = options.eos_id;  // finished rows ride along; their outputs are ignored
-        continue;
-      }
-      std::copy(data + static_cast<std::size_t>(r) * vocab, data + static_cast<std::size_t>(r + 1) * vocab,
-                row_logits.begin());
+    std::int64_t widest = 0;
+    for (int r = 0; r < rows; ++r) {
+      fed[r].clear();
+      if (done[r]) continue;
+      const float* row_data = data + static_cast<std::size_t>(r) * vocab;
+      std::copy(row_data, row_data + vocab, row_logits.begin());
       const double lse = log_sum_exp(row_logits.data(), vocab);
-      for (auto& step : chain) {
-        const auto s = Clock::now();
-        step->apply(r, row_logits.data(), vocab);
-        (step->is_mask() ? st.mask_seconds : st.sample_seconds) += seconds_since(s);
-      }
-      const auto s = Clock::now();
-      const int token = pick(row_logits.data(), vocab, options.greedy, rngs[r]);
-      st.sample_seconds += seconds_since(s);
+      for (auto& step : chain)
+        timed(step->is_mask() ? st.mask_seconds : st.sample_seconds, [&] { step->apply(r, row_logits.data(), vocab); });
+      int token = -1;
+      timed(st.sample_seconds, [&] { token = pick(row_logits.data(), vocab, options.greedy, rngs[r]); });
       if (token < 0) {
         out[r].stop = StopReason::kDeadEnd;
         done[r] = true;
-        next[r] = options.eos_id;
         continue;
       }
-      out[r].logprob += data[static_cast<std::size_t>(r) * vocab + token] - lse;
-      for (auto& step : chain) {
-        const auto s2 = Clock::now();
-        step->accept(r, token);
-        (step->is_mask() ? st.mask_seconds : st.sample_seconds) += seconds_since(s2);
+      out[r].logprob += row_data[token] - lse;
+      take(r, token);
+      // The tokens the masks force next ride along in the same call; their log-probabilities
+      // come from its logits. EOS is left to a pick, so a finished row feeds nothing.
+      while (options.jump_forward && !done[r] && picks[r] < options.max_new_tokens) {
+        int forced = -1;
+        timed(st.mask_seconds, [&] { forced = only_allowed_token(chain, r, scratch); });
+        if (forced < 0 || forced == options.eos_id) break;
+        if (!options.greedy) (void)rngs[r].uniform();  // the draw pick() would have made for it
+        take(r, forced);
+        ++st.forced_tokens;
       }
-      ++st.generated_tokens;
-      if (token == options.eos_id) {
-        out[r].stop = StopReason::kEos;
-        done[r] = true;
-      } else {
-        out[r].tokens.push_back(token);
-        ++active;
-      }
-      next[r] = token;
+      if (!done[r] && picks[r] == options.max_new_tokens) done[r] = true;  // stop stays kMaxLength
+      // A finished row feeds only forced tokens, whose log-probabilities the call still gives.
+      if (done[r] && fed[r].size() < 2) fed[r].clear();
+      widest = std::max(widest, static_cast<std::int64_t>(fed[r].size()));
     }
     ++st.steps;
-    if (active == 0 || t + 1 == options.max_new_tokens) break;  // rows still open at the end: kMaxLength
+    if (widest == 0) break;  // every row finished
     start = Clock::now();
-    auto fed = torch::from_blob(next.data(), {layout.rows(), 1}, torch::kInt64).to(device, /*non_blocking=*/false,
-                                                                                   /*copy=*/true);  // (R, 1)
-    logits = model->decode(fed, cache).select(1, 0);  // (R, V)
+    auto tokens = torch::full({rows, widest}, options.pad_id, torch::kInt64);  // (R, T), padded
+    auto following = torch::zeros({rows, widest}, torch::kInt64);            // (R, T): the token after each
+    auto last = torch::zeros({rows}, torch::kInt64);                           // (R,): each row's last fed
+    std::vector<std::int64_t> counts(rows);
+    for (int r = 0; r < rows; ++r) {
+      counts[r] = static_cast<std::int64_t>(fed[r].size());
+      const auto offset = static_cast<std::size_t>(r) * widest;
+      std::copy(fed[r].begin(), fed[r].end(), tokens.data_ptr<std::int64_t>() + offset);
+      if (!fed[r].empty()) std::copy(fed[r].begin() + 1, fed[r].end(), following.data_ptr<std::int64_t>() + offset);
+      last.data_ptr<std::int64_t>()[r] = std::max<std::int64_t>(counts[r] - 1, 0);
+    }
+    auto all = model->decode(tokens.to(device), counts, cache).to(torch::kFloat);  // (R, T, V)
+    if (widest > 1) {  // the forced tokens' log-probabilities under the model alone
+      auto chosen = all.gather(2, following.to(device).unsqueeze(-1)).squeeze(-1);  // (R, T)
+      auto logprobs = (chosen - all.logsumexp(-1)).to(torch::kCPU, torch::kDouble).contiguous();  // (R, T)
+      const double* lp = logprobs.data_ptr<double>();
+      for (int r = 0; r < rows; ++r)
+        for (std::int64_t j = 0; j + 1 < counts[r]; ++j) out[r].logprob += lp[static_cast<std::size_t>(r) * widest + j];
+    }
+    auto next = all.gather(1, last.to(device).view({rows, 1, 1}).expand({rows, 1, vocab})).squeeze(1);  // (R, V)
+    host = next.to(torch::kCPU, torch::kFloat).contiguous();          // (R, V)
     st.model_seconds += seconds_since(start);
   }
   return out;

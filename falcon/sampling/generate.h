@@ -26,6 +26,12 @@ struct GenerateOptions {
   std::uint64_t key_stride = 0;            // S above; 0 = samples_per_prompt
   int eos_id = 3;
   int pad_id = 0;
+  // Jump-forward: a token the mask steps leave alone (a computed note, a keyword) is accepted
+  // without waiting for the model, and each row's run of such tokens goes through the model in
+  // one decode call with the token picked before it. The same tokens, random draws and
+  // log-probabilities as one token a call (up to float rounding), in far fewer calls when the
+  // grammar writes most of the text.
+  bool jump_forward = true;
 };
 
 enum class StopReason { kEos, kMaxLength, kDeadEnd };  // dead end: the chain removed every token
@@ -43,7 +49,8 @@ struct GenerateStats {
   double mask_seconds = 0;       // steps with is_mask()
   double sample_seconds = 0;     // the other steps and the picker
   std::int64_t generated_tokens = 0;
-  std::int64_t steps = 0;
+  std::int64_t forced_tokens = 0;  // of those, accepted without a pick (jump_forward)
+  std::int64_t steps = 0;          // rounds of picks: the prefill's logits, then one per decode call
 };
 
 // The usual chain: the mask steps first (so temperature and nucleus act on the constrained

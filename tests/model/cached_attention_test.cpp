@@ -32,7 +32,7 @@ CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype) {
 }
 
 // Attention of one query row written out directly: softmax over [real prompt keys, own keys
-// 0 .. past + i] of q.k / sqrt(D), times the values.
+// 0 .. past + i (or the first sample_visible[r][i])] of q.k / sqrt(D), times the values.
 torch::Tensor reference(const CachedAttentionInputs& in) {
   const auto rows = in.q.size(0), t = in.q.size(1), heads = in.q.size(2), d = in.q.size(3);
   const auto groups = heads / in.prefix_k.size(1), total = in.sample_k.size(2);
@@ -41,7 +41,8 @@ torch::Tensor reference(const CachedAttentionInputs& in) {
     const auto b = r / in.samples;
     for (std::int64_t h = 0; h < heads; ++h)
       for (std::int64_t i = 0; i < t; ++i) {
-        const auto hk = h / groups, visible = total - t + i + 1;
+        const auto hk = h / groups;
+        const auto visible = in.sample_visible.defined() ? in.sample_visible[r][i].item<std::int64_t>() : total - t + i + 1;
         auto keys = torch::cat({in.prefix_k[b][hk], in.sample_k[r][hk].narrow(0, 0, visible)});  // (P+V, D)
         auto values = torch::cat({in.prefix_v[b][hk], in.sample_v[r][hk].narrow(0, 0, visible)});
         auto bias = torch::cat({in.prefix_bias[b].to(in.q.scalar_type()), torch::zeros({visible}, in.q.options())});
@@ -67,6 +68,8 @@ TEST(CachedAttention, KernelAndMatmulsEqualTheDirectFormula) {
       // head sizes of whole vector registers (32: the cpu_small models), and whole ones plus a rest
       {2, 4, 4, 4, 1, 6, 7, 32},
       {2, 3, 4, 2, 2, 5, 4, 40},
+      // contexts of several whole blocks of keys and a rest (the blocks the tiled scores take)
+      {2, 2, 4, 2, 4, 37, 21, 32},
   };
   for (const auto& s : shapes) {
     SCOPED_TRACE("B=" + std::to_string(s.prompts) + " N=" + std::to_string(s.samples) + " H=" +
@@ -102,6 +105,35 @@ TEST(CachedAttention, KernelIgnoresTheValuesOfPaddingAndFutureKeys) {
   }
 }
 
+// Rows that hold different numbers of tokens (a jump-forward decode): each new token sees the
+// number of its sample's keys that sample_visible gives, in the kernel and in the matmuls.
+TEST(CachedAttention, RowsOfDifferentLengthsSeeTheirOwnKeys) {
+  torch::manual_seed(3);
+  for (const std::int64_t d : {8, 32}) {
+    for (const auto dtype : {torch::kDouble, torch::kFloat}) {
+      auto in = random_inputs({2, 3, 4, 2, 3, 4, 5, d}, dtype);  // 6 rows, 3 new tokens, L = 7
+      // Per row: past tokens and new tokens taken (a padding position sees what the last real one does).
+      const std::int64_t past[6] = {4, 0, 2, 3, 4, 1}, taken[6] = {3, 1, 0, 2, 3, 3};
+      in.sample_visible = torch::empty({6, 3}, torch::kInt64);
+      for (int r = 0; r < 6; ++r)
+        for (int i = 0; i < 3; ++i) in.sample_visible[r][i] = past[r] + std::min<std::int64_t>(i + 1, taken[r]);
+      const auto expected = reference(in);
+      const double tolerance = dtype == torch::kDouble ? 1e-12 : 2e-6;
+      {
+        torch::NoGradGuard no_grad;
+        EXPECT_LT(max_abs_diff(cached_attention_kernel(in), expected), tolerance) << "D=" << d;
+      }
+      EXPECT_LT(max_abs_diff(cached_attention_ops(in), expected), tolerance) << "D=" << d;
+      // Keys a row does not see may hold anything.
+      auto poisoned = in;
+      poisoned.sample_v = in.sample_v.clone();
+      poisoned.sample_v[1].narrow(1, 1, 6).fill_(NAN);  // row 1 holds one key
+      torch::NoGradGuard no_grad;
+      EXPECT_LT(max_abs_diff(cached_attention_kernel(poisoned)[1], expected[1]), tolerance) << "D=" << d;
+    }
+  }
+}
+
 TEST(CachedAttention, GradientsTakeTheMatmulPath) {
   torch::manual_seed(1);
   auto in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kDouble);
@@ -123,6 +155,11 @@ TEST(CachedAttention, InconsistentShapesAreRejected) {
   EXPECT_THROW(cached_attention(in), Error);
   in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kFloat);
   in.prefix_bias = torch::zeros({2, 3});
+  EXPECT_THROW(cached_attention(in), Error);
+  in = random_inputs({2, 2, 4, 2, 1, 3, 4}, torch::kFloat);
+  in.sample_visible = torch::full({4, 1}, 5, torch::kInt64);  // more keys than the 4 given
+  EXPECT_THROW(cached_attention(in), Error);
+  in.sample_visible = torch::full({4, 2}, 1, torch::kInt64);  // two new tokens, not one
   EXPECT_THROW(cached_attention(in), Error);
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -166,6 +167,70 @@ void expect_cached_decoding_equals_full_forward(bool with_gradients) {
 TEST(Transformer, KvCachedDecodingEqualsFullForward) { expect_cached_decoding_equals_full_forward(false); }
 
 TEST(Transformer, KvCachedDecodingWithGradientsEqualsFullForward) { expect_cached_decoding_equals_full_forward(true); }
+
+// Rows that take different numbers of tokens in each call (jump-forward decoding: a row feeds the
+// tokens its grammar forces along with its pick), then all one token: every real position's
+// logits equal a full forward over that row's prompt and tokens so far.
+void expect_ragged_decoding_equals_full_forward(bool with_gradients) {
+  torch::manual_seed(4);
+  CausalLm model(tiny_config());
+  model->eval();
+  std::optional<torch::NoGradGuard> no_grad;
+  if (!with_gradients) no_grad.emplace();
+  const std::vector<std::vector<std::int64_t>> prompts = {{3, 7, 11, 2, 9}, {4, 1}};
+  const std::int64_t n = 2, rows = 4, p = 5, capacity = 8;
+  auto padded = torch::zeros({2, p}, torch::kInt64);  // (B, P) left padding with token 0
+  auto lengths = torch::zeros({2}, torch::kInt64);
+  for (int b = 0; b < 2; ++b) {
+    const auto len = static_cast<std::int64_t>(prompts[b].size());
+    padded[b].narrow(0, p - len, len).copy_(ids(prompts[b]));
+    lengths[b] = len;
+  }
+  KvCache cache;
+  model->prefill(padded, lengths, cache);
+  cache.fork(n, capacity);
+  auto continuation = torch::randint(1, 61, {rows, capacity}, torch::kInt64);  // (R, C)
+  const std::vector<std::vector<std::int64_t>> calls = {{1, 3, 0, 2}, {3, 1, 2, 2}, {2, 0, 3, 1}};
+  std::vector<std::int64_t> held(rows, 0);
+  std::vector<std::vector<torch::Tensor>> logits(rows);  // per row: (1, V) per real position
+  auto feed = [&](const std::vector<std::int64_t>& counts) {
+    const auto t = *std::max_element(counts.begin(), counts.end());
+    auto tokens = torch::zeros({rows, t}, torch::kInt64);  // (R, T), padding 0
+    for (std::int64_t r = 0; r < rows; ++r)
+      tokens[r].narrow(0, 0, counts[r]).copy_(continuation[r].narrow(0, held[r], counts[r]));
+    auto out = model->decode(tokens, counts, cache);  // (R, T, V)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::int64_t i = 0; i < counts[r]; ++i) logits[r].push_back(out[r][i].unsqueeze(0));
+      held[r] += counts[r];
+    }
+  };
+  for (const auto& counts : calls) feed(counts);
+  EXPECT_EQ(cache.sample_lengths(), (std::vector<std::int64_t>{6, 4, 5, 5}));
+  EXPECT_EQ(cache.sample_length(), 6);
+  auto one = torch::zeros({rows, 1}, torch::kInt64);
+  for (std::int64_t r = 0; r < rows; ++r) one[r][0] = continuation[r][held[r]];
+  auto last = model->decode(one, cache);  // rows of unequal lengths, one token each: (R, 1, V)
+  for (std::int64_t r = 0; r < rows; ++r) logits[r].push_back(last[r]), ++held[r];
+
+  double worst = 0.0;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const auto& prompt = prompts[r / n];
+    const auto len = static_cast<std::int64_t>(prompt.size());
+    auto full = model->forward(torch::cat({ids(prompt), continuation[r].narrow(0, 0, held[r])}).unsqueeze(0))
+                    .squeeze(0);  // (len + held, V)
+    worst = std::max(worst, max_abs_diff(full.narrow(0, len, held[r]), torch::cat(logits[r])));
+  }
+  std::printf("ragged KV-cached (%s) vs full forward: max |diff| = %.3g\n",
+              with_gradients ? "matmuls, with gradients" : "CPU kernel", worst);
+  EXPECT_LT(worst, 1e-5);
+  EXPECT_THROW(model->decode(one, {1, 1, 2, 1}, cache), Error);   // a count above T
+  EXPECT_THROW(model->decode(torch::zeros({rows, 2}, torch::kInt64), {1, 1, 1, 1}, cache), Error);  // no row takes T
+  EXPECT_THROW(model->decode(torch::zeros({rows, 2}, torch::kInt64), {2, 2, 2, 2}, cache), Error);  // row 0 full
+}
+
+TEST(Transformer, RaggedDecodingEqualsFullForward) { expect_ragged_decoding_equals_full_forward(false); }
+
+TEST(Transformer, RaggedDecodingWithGradientsEqualsFullForward) { expect_ragged_decoding_equals_full_forward(true); }
 
 // The per-forward rotary tables on the (B, T, H, D) layout rotate exactly like HF's formula.
 TEST(Transformer, HeadTablesRotateLikeRotateHalf) {

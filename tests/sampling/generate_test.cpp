@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "falcon/core/error.h"
 
@@ -168,6 +171,70 @@ TEST(Generate, FirstTokenFrequenciesFollowTheModel) {
     const double p = probs[v].item<double>();
     const double sd = std::sqrt(p * (1 - p) / 4000.0);
     EXPECT_NEAR(counts[v] / 4000.0, p, 5 * sd + 1e-3) << "token " << v;
+  }
+}
+
+// A grammar in miniature whose text is mostly written for the model: after a choice c (tokens 5 ..
+// 9) the next c - 4 tokens are forced (20, 21, ...), as a computed note would be; EOS (3) may
+// end the text between notes.
+class ChoiceThenNote : public SamplerStep {
+ public:
+  std::string name() const override { return "choice_then_note"; }
+  bool is_mask() const override { return true; }
+  void begin(const RowLayout& layout) override { pending_.assign(layout.rows(), {}); }
+  void apply(int row, float* logits, int vocab) override {
+    for (int i = 0; i < vocab; ++i) {
+      const bool allowed = pending_[row].empty() ? (i == 3 || (i >= 5 && i <= 9)) : i == pending_[row].front();
+      if (!allowed) logits[i] = -std::numeric_limits<float>::infinity();
+    }
+  }
+  void accept(int row, int token) override {
+    auto& note = pending_[row];
+    if (!note.empty()) {
+      note.erase(note.begin());
+    } else if (token >= 5 && token <= 9) {
+      for (int k = 0; k < token - 4; ++k) note.push_back(20 + k);
+    }
+  }
+
+ private:
+  std::vector<std::vector<int>> pending_;
+};
+
+// Jump-forward decoding takes the forced tokens in the same call as the pick before them: the same
+// texts, stops and log-probabilities as one token a call, greedy and sampled, in fewer calls.
+TEST(Generate, JumpForwardEqualsOneTokenACall) {
+  torch::manual_seed(14);
+  model::CausalLm lm(tiny_config());
+  const std::vector<std::vector<int>> prompts = {{4, 5, 6}, {9, 9, 9, 9, 9}};
+  for (const bool greedy : {true, false}) {
+    GenerateOptions options;
+    options.greedy = greedy;
+    options.samples_per_prompt = greedy ? 1 : 6;
+    options.max_new_tokens = 17;  // cuts some notes short
+    options.seed = 21;
+    options.eos_id = 3;
+    auto run = [&](bool jump, GenerateStats& stats) {
+      SamplerChain chain;
+      chain.push_back(std::make_unique<ChoiceThenNote>());
+      options.jump_forward = jump;
+      return generate(lm, prompts, chain, options, &stats);
+    };
+    GenerateStats one_stats, jump_stats;
+    const auto one = run(false, one_stats), jump = run(true, jump_stats);
+    ASSERT_EQ(one.size(), jump.size());
+    std::set<StopReason> stops;
+    for (std::size_t r = 0; r < one.size(); ++r) {
+      EXPECT_EQ(jump[r].tokens, one[r].tokens) << "row " << r << (greedy ? " greedy" : " sampled");
+      EXPECT_EQ(jump[r].stop, one[r].stop) << "row " << r;
+      EXPECT_NEAR(jump[r].logprob, one[r].logprob, 1e-4) << "row " << r;
+      stops.insert(one[r].stop);
+    }
+    EXPECT_EQ(jump_stats.generated_tokens, one_stats.generated_tokens);
+    EXPECT_EQ(one_stats.forced_tokens, 0);
+    EXPECT_GT(jump_stats.forced_tokens, 0);
+    EXPECT_LT(jump_stats.steps, one_stats.steps);
+    if (!greedy) EXPECT_EQ(stops.size(), 2u);  // some texts end with EOS, some at max_new_tokens
   }
 }
 
