@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <utility>
 
 #include "falcon/core/error.h"
 #include <set>
@@ -118,6 +119,20 @@ TEST(Transformer, RightPaddingLeavesEarlierLogitsUnchanged) {
   EXPECT_LT(max_abs_diff(short_logits, padded_logits.narrow(1, 0, 3)), 1e-6);
 }
 
+// Prompts left-padded with token 0 to `p` columns: (B, P) ids and (B,) real lengths, prefill's input.
+std::pair<torch::Tensor, torch::Tensor> left_padded(const std::vector<std::vector<std::int64_t>>& prompts,
+                                                    std::int64_t p) {
+  const auto b_count = static_cast<std::int64_t>(prompts.size());
+  auto padded = torch::zeros({b_count, p}, torch::kInt64);  // (B, P)
+  auto lengths = torch::zeros({b_count}, torch::kInt64);    // (B,)
+  for (std::int64_t b = 0; b < b_count; ++b) {
+    const auto len = static_cast<std::int64_t>(prompts[b].size());
+    padded[b].narrow(0, p - len, len).copy_(ids(prompts[b]));
+    lengths[b] = len;
+  }
+  return {padded, lengths};
+}
+
 // Prompts of different lengths (left-padded), N samples each with their own continuations, fed
 // to the cache one token and then several tokens at a time: every row's logits must equal a full
 // forward over that row's unpadded prompt + continuation. Without gradients the cached attention
@@ -129,14 +144,8 @@ void expect_cached_decoding_equals_full_forward(bool with_gradients) {
   std::optional<torch::NoGradGuard> no_grad;
   if (!with_gradients) no_grad.emplace();
   const std::vector<std::vector<std::int64_t>> prompts = {{3, 7, 11, 2, 9}, {4, 1}, {8, 8, 60}};
-  const std::int64_t n = 3, steps = 6, chunk = 3, p = 5;
-  auto padded = torch::zeros({3, p}, torch::kInt64);  // (B, P) left padding with token 0
-  auto lengths = torch::zeros({3}, torch::kInt64);
-  for (int b = 0; b < 3; ++b) {
-    const auto len = static_cast<std::int64_t>(prompts[b].size());
-    padded[b].narrow(0, p - len, len).copy_(ids(prompts[b]));
-    lengths[b] = len;
-  }
+  const std::int64_t n = 3, steps = 6, chunk = 3;
+  const auto [padded, lengths] = left_padded(prompts, 5);
   KvCache cache;
   auto last = model->prefill(padded, lengths, cache);  // (B, V)
   cache.fork(n, steps + chunk);
@@ -178,14 +187,8 @@ void expect_ragged_decoding_equals_full_forward(bool with_gradients) {
   std::optional<torch::NoGradGuard> no_grad;
   if (!with_gradients) no_grad.emplace();
   const std::vector<std::vector<std::int64_t>> prompts = {{3, 7, 11, 2, 9}, {4, 1}};
-  const std::int64_t n = 2, rows = 4, p = 5, capacity = 8;
-  auto padded = torch::zeros({2, p}, torch::kInt64);  // (B, P) left padding with token 0
-  auto lengths = torch::zeros({2}, torch::kInt64);
-  for (int b = 0; b < 2; ++b) {
-    const auto len = static_cast<std::int64_t>(prompts[b].size());
-    padded[b].narrow(0, p - len, len).copy_(ids(prompts[b]));
-    lengths[b] = len;
-  }
+  const std::int64_t n = 2, rows = 4, capacity = 8;
+  const auto [padded, lengths] = left_padded(prompts, 5);
   KvCache cache;
   model->prefill(padded, lengths, cache);
   cache.fork(n, capacity);
