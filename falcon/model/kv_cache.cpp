@@ -33,11 +33,6 @@ void KvCache::fork(std::int64_t n, std::int64_t capacity) {
   }
 }
 
-void KvCache::advance(std::int64_t tokens) {
-  for (auto& length : row_lengths_) length += tokens;
-  sample_length_ += tokens;
-}
-
 void KvCache::advance(const std::vector<std::int64_t>& row_tokens) {
   if (row_tokens.size() != row_lengths_.size())
     throw Error("KvCache::advance: " + std::to_string(row_tokens.size()) + " rows for a cache of " +

@@ -46,7 +46,6 @@ class KvCache {
   const torch::Tensor& prefix_key_mask() const { return prefix_key_mask_; }  // (B, P) additive: 0 or -inf
   const torch::Tensor& prefix_positions() const { return prefix_valid_; }    // (B,) real prompt tokens
   void set_prefix(std::vector<LayerKv> layers, torch::Tensor key_mask, torch::Tensor valid_lengths);
-  void advance(std::int64_t tokens);                       // every row
   void advance(const std::vector<std::int64_t>& row_tokens);  // row r by row_tokens[r]
 
  private:
