@@ -254,11 +254,11 @@ struct Layout {
   std::int64_t scores_token;                  // scores (B, Hkv, N, G, T, S): S = P + L
 };
 
-// Both tasks are inlined into the entry points below, whose target clones vectorize them (a
-// template compiled on its own gets the baseline's 128-bit instructions only).
 // Below this many queries per set of keys the transposed block costs more than it saves.
 constexpr std::int64_t kTiledQueries = 4;
 
+// Both tasks are inlined into the entry points below, whose target clones vectorize them (a
+// template compiled on its own gets the baseline's 128-bit instructions only).
 template <typename T>
 __attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q,
                                                       const T* prefix_k, const T* sample_k, const T* bias,
