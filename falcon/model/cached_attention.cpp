@@ -39,6 +39,13 @@ Dims dims_of(const CachedAttentionInputs& in) {
         in.sample_visible.scalar_type() != torch::kInt64 || !in.sample_visible.device().is_cpu())))
     throw Error("cached_attention: inconsistent shapes (q (R, T, H, D), prefix (B, Hkv, P, D), sample (R, Hkv, L, D), "
                 "prefix_bias (B, P), sample_visible (R, T) int64 on the CPU, R = B * samples, L >= T)");
+  if (in.sample_tokens.defined() &&
+      (in.sample_tokens.dim() != 1 || in.sample_tokens.size(0) != s.rows ||
+       in.sample_tokens.scalar_type() != torch::kInt64 || !in.sample_tokens.device().is_cpu() ||
+       (s.rows > 0 && (in.sample_tokens.min().item<std::int64_t>() < 0 ||
+                       in.sample_tokens.max().item<std::int64_t>() > s.t))))
+    throw Error("cached_attention: sample_tokens must be (R,) int64 on the CPU, each 0 .. " + std::to_string(s.t) +
+                " (the new tokens given)");
   if (in.sample_visible.defined()) {
     const auto low = in.sample_visible.min().item<std::int64_t>(), high = in.sample_visible.max().item<std::int64_t>();
     if (low < 0 || high > s.total)
@@ -52,6 +59,12 @@ Dims dims_of(const CachedAttentionInputs& in) {
 torch::Tensor visible_sample_keys(const Dims& s, const CachedAttentionInputs& in) {
   if (in.sample_visible.defined()) return in.sample_visible.contiguous();
   return (torch::arange(s.t, torch::kInt64) + (s.total - s.t + 1)).unsqueeze(0).expand({s.rows, s.t}).contiguous();
+}
+
+// Each row's number of real new tokens, (R,) int64 on the CPU: sample_tokens, or all T.
+torch::Tensor real_sample_tokens(const Dims& s, const CachedAttentionInputs& in) {
+  if (in.sample_tokens.defined()) return in.sample_tokens.contiguous();
+  return torch::full({s.rows}, s.t, torch::kInt64);
 }
 
 // ---- batched matmuls --------------------------------------------------------------------------
@@ -116,7 +129,9 @@ torch::Tensor cached_attention_ops(const CachedAttentionInputs& in) {
 //
 // Three passes: scores of every new query against its prompt's and its sample's keys (loops, one
 // task per (prompt, kv head), so the prompt's keys stay in cache for its N samples and G query
-// heads), ATen's softmax over them, and the probability-weighted sum of values (loops again).
+// heads), ATen's softmax over them, and the probability-weighted sum of values (loops again). A
+// padding token (sample_tokens) costs neither loop: jump-forward calls pad every row to the longest
+// forced run, and about 45% of best-of-8 MVC's new tokens were padding.
 
 namespace {
 
@@ -157,13 +172,14 @@ __attribute__((always_inline)) inline void score_row(const T* q, const T* keys, 
 
 // Many queries against the same keys (a prompt's keys for its N samples, a jump-forward chunk's
 // tokens against their row's keys): raw[q][j] = scale * queries[q] . keys[j] + bias[j] (bias may
-// be null) for j < count. A block of kBlock keys at a time is copied transposed (head size x
-// kBlock), so that each product runs along the keys in one vector register with no horizontal sum
-// per (query, key); two queries at a time keep two independent chains of FMAs in flight.
-constexpr std::int64_t kMaxTiledHead = 256;  // the transposed block lives on the stack
+// be null) for j < count. The products run along a block of kBlock keys in one vector register,
+// with no horizontal sum per (query, key): the block is (head size x kBlock), read in place where
+// the keys are stored position-major (a KvCache's), else copied transposed.
+constexpr std::int64_t kMaxTiledHead = 256;  // a copied block lives on the stack
 
 // One block's scores of a query: raw[k] = scale * a[k] + bias[k] (-inf where bias is -inf, whatever
-// a holds), for `width` keys; whole blocks in one vector pass.
+// a holds), for `width` keys. Both sides are computed before the select, so that the loop
+// vectorizes (a floating-point operation under a condition is not speculated).
 template <typename T, std::int64_t kBlock>
 __attribute__((always_inline)) inline void store_block(const T* a, T scale, const T* bias, std::int64_t width,
                                                        T* raw) {
@@ -172,7 +188,10 @@ __attribute__((always_inline)) inline void store_block(const T* a, T scale, cons
     if (bias == nullptr) {
       for (std::int64_t k = 0; k < kBlock; ++k) raw[k] = a[k] * scale;
     } else {
-      for (std::int64_t k = 0; k < kBlock; ++k) raw[k] = bias[k] == kMinusInf ? kMinusInf : a[k] * scale + bias[k];
+      for (std::int64_t k = 0; k < kBlock; ++k) {
+        const T score = a[k] * scale + bias[k];
+        raw[k] = bias[k] == kMinusInf ? kMinusInf : score;
+      }
     }
     return;
   }
@@ -180,43 +199,51 @@ __attribute__((always_inline)) inline void store_block(const T* a, T scale, cons
     raw[k] = bias == nullptr ? a[k] * scale : (bias[k] == kMinusInf ? kMinusInf : a[k] * scale + bias[k]);
 }
 
+// kQueries queries' products with one block (row c of the block at block + c * block_stride), each
+// query's sums in its own register, so that as many independent chains of FMAs are in flight (two
+// left the FMA units waiting on each chain's last result). Each query's sum runs over the head's
+// columns in order, whatever kQueries is.
+template <typename T, std::int64_t kBlock, int kQueries>
+__attribute__((always_inline)) inline void score_block(const T* const* queries, const T* block,
+                                                       std::int64_t block_stride, std::int64_t d, const T* bias,
+                                                       T scale, std::int64_t width, T* const* raw, std::int64_t j0) {
+  T a[kQueries][kBlock] = {};
+  for (std::int64_t c = 0; c < d; ++c) {
+    const T* keys_c = block + c * block_stride;
+#pragma GCC unroll 8
+    for (int q = 0; q < kQueries; ++q)
+      for (std::int64_t k = 0; k < kBlock; ++k) a[q][k] += queries[q][c] * keys_c[k];
+  }
+  for (int q = 0; q < kQueries; ++q) store_block<T, kBlock>(a[q], scale, bias, width, raw[q] + j0);
+}
+
+// Key j's column c is keys[j * pos + c * col].
 template <typename T>
 __attribute__((always_inline)) inline void score_tiled(const T* const* queries, std::int64_t m, const T* keys,
-                                                       std::int64_t stride, std::int64_t count, std::int64_t d,
-                                                       const T* bias, T scale, T* const* raw) {
+                                                       std::int64_t pos, std::int64_t col, std::int64_t count,
+                                                       std::int64_t d, const T* bias, T scale, T* const* raw) {
   constexpr std::int64_t kBlock = 64 / sizeof(T);  // one 512-bit register of keys
-  alignas(64) T block[kMaxTiledHead * kBlock];     // (D, kBlock)
+  alignas(64) T copied[kMaxTiledHead * kBlock];    // (D, kBlock)
   for (std::int64_t j0 = 0; j0 < count; j0 += kBlock) {
     const auto width = std::min(kBlock, count - j0);
-    if (width == kBlock) {
-      for (std::int64_t k = 0; k < kBlock; ++k)
-        for (std::int64_t c = 0; c < d; ++c) block[c * kBlock + k] = keys[(j0 + k) * stride + c];
+    const T* block = copied;
+    std::int64_t block_stride = kBlock;
+    if (pos == 1 && width == kBlock) {  // in place: the last block would read past the stored keys
+      block = keys + j0;
+      block_stride = col;
     } else {
       for (std::int64_t k = 0; k < kBlock; ++k)
-        for (std::int64_t c = 0; c < d; ++c) block[c * kBlock + k] = k < width ? keys[(j0 + k) * stride + c] : T(0);
+        for (std::int64_t c = 0; c < d; ++c) copied[c * kBlock + k] = k < width ? keys[(j0 + k) * pos + c * col] : T(0);
     }
     const T* block_bias = bias != nullptr ? bias + j0 : nullptr;
     std::int64_t i = 0;
-    for (; i + 2 <= m; i += 2) {
-      const T *q0 = queries[i], *q1 = queries[i + 1];
-      T a0[kBlock] = {}, a1[kBlock] = {};
-      for (std::int64_t c = 0; c < d; ++c) {
-        const T* keys_c = block + c * kBlock;
-        for (std::int64_t k = 0; k < kBlock; ++k) {
-          a0[k] += q0[c] * keys_c[k];
-          a1[k] += q1[c] * keys_c[k];
-        }
-      }
-      store_block<T, kBlock>(a0, scale, block_bias, width, raw[i] + j0);
-      store_block<T, kBlock>(a1, scale, block_bias, width, raw[i + 1] + j0);
+    for (; i + 4 <= m; i += 4)
+      score_block<T, kBlock, 4>(queries + i, block, block_stride, d, block_bias, scale, width, raw + i, j0);
+    if (i + 2 <= m) {
+      score_block<T, kBlock, 2>(queries + i, block, block_stride, d, block_bias, scale, width, raw + i, j0);
+      i += 2;
     }
-    if (i < m) {
-      const T* q0 = queries[i];
-      T a0[kBlock] = {};
-      for (std::int64_t c = 0; c < d; ++c)
-        for (std::int64_t k = 0; k < kBlock; ++k) a0[k] += q0[c] * block[c * kBlock + k];
-      store_block<T, kBlock>(a0, scale, block_bias, width, raw[i] + j0);
-    }
+    if (i < m) score_block<T, kBlock, 1>(queries + i, block, block_stride, d, block_bias, scale, width, raw + i, j0);
   }
 }
 
@@ -247,169 +274,287 @@ __attribute__((always_inline)) inline void weigh_row(const T* probs, const T* va
       if (probs[j] != T(0)) axpy(probs[j], values + j * stride + c, out + c, d - c);
 }
 
-// Strides in elements of the tensors one task touches.
-struct Layout {
-  std::int64_t q_row, q_token;                // q (R, T, H, D): row, token strides (head stride D)
-  std::int64_t sample_row, sample_head, sample_pos;  // sample_k / sample_v (same strides)
-  std::int64_t scores_token;                  // scores (B, Hkv, N, G, T, S): S = P + L
+// weigh_row for kWeighQueries queries that read the same values: each value vector is loaded once
+// for all of them (from L2 for the longer rows: a sample's 1,000 keys of 32 floats outgrow L1), and
+// the queries' sums make more independent chains of FMAs. Each query keeps weigh_row's two sums,
+// order and zero-weight skips, so its output is weigh_row's bit for bit.
+constexpr int kWeighQueries = 4;
+
+template <typename T, std::int64_t kLanes>
+__attribute__((always_inline)) inline void weigh_key(const T* const* probs, std::int64_t j, const T* v,
+                                                     T (&sums)[kWeighQueries][kLanes]) {
+  T value[kLanes];
+  for (std::int64_t k = 0; k < kLanes; ++k) value[k] = v[k];
+#pragma GCC unroll 8
+  for (int q = 0; q < kWeighQueries; ++q) {
+    const T w = probs[q][j];
+    if (w != T(0))
+      for (std::int64_t k = 0; k < kLanes; ++k) sums[q][k] += w * value[k];
+  }
+}
+
+template <typename T>
+__attribute__((always_inline)) inline void weigh_rows(const T* const* probs, const T* values, std::int64_t stride,
+                                                      std::int64_t count, std::int64_t d, T* const* outs) {
+  constexpr std::int64_t kLanes = 64 / sizeof(T);
+  std::int64_t c = 0;
+  for (; c + kLanes <= d; c += kLanes) {
+    T even[kWeighQueries][kLanes] = {}, odd[kWeighQueries][kLanes] = {};
+    std::int64_t j = 0;
+    for (; j + 2 <= count; j += 2) {
+      weigh_key<T, kLanes>(probs, j, values + j * stride + c, even);
+      weigh_key<T, kLanes>(probs, j + 1, values + (j + 1) * stride + c, odd);
+    }
+    if (j < count) weigh_key<T, kLanes>(probs, j, values + j * stride + c, even);
+    for (int q = 0; q < kWeighQueries; ++q)
+      for (std::int64_t k = 0; k < kLanes; ++k) outs[q][c + k] += even[q][k] + odd[q][k];
+  }
+  if (c < d)  // the last d % kLanes columns
+    for (int q = 0; q < kWeighQueries; ++q)
+      for (std::int64_t j = 0; j < count; ++j)
+        if (probs[q][j] != T(0)) axpy(probs[q][j], values + j * stride + c, outs[q] + c, d - c);
+}
+
+// Many queries against the same values: kWeighQueries at a time, the rest one by one.
+template <typename T>
+__attribute__((always_inline)) inline void weigh_tiled(const T* const* probs, std::int64_t m, const T* values,
+                                                       std::int64_t stride, std::int64_t count, std::int64_t d,
+                                                       T* const* outs) {
+  std::int64_t i = 0;
+  for (; i + kWeighQueries <= m; i += kWeighQueries) weigh_rows(probs + i, values, stride, count, d, outs + i);
+  for (; i < m; ++i) weigh_row(probs[i], values, stride, count, d, outs[i]);
+}
+
+// Element strides of a (B or R, Hkv, positions, D) tensor of keys or values.
+struct MatrixStrides {
+  std::int64_t outer, head, pos, col;
 };
 
-// Below this many queries per set of keys the transposed block costs more than it saves.
+MatrixStrides strides_of(const torch::Tensor& t) { return {t.stride(0), t.stride(1), t.stride(2), t.stride(3)}; }
+
+// What both passes read and write; `scores` holds the raw scores in the first pass and the
+// probabilities in the second. q and out are (R, T, H, D) contiguous.
+template <typename T>
+struct KernelArgs {
+  Dims s;
+  std::int64_t q_row, q_token;
+  MatrixStrides prefix_k, prefix_v, sample_k, sample_v;  // values: col 1
+  const T *q, *prefix_k_data, *prefix_v_data, *sample_k_data, *sample_v_data;
+  const T* bias;                       // (B, P)
+  const std::int64_t *visible, *real;  // (R, T) and (R,)
+  T scale;
+  T *scores, *out;
+
+  const T* prompt_keys(std::int64_t b, std::int64_t hk) const {
+    return prefix_k_data + b * prefix_k.outer + hk * prefix_k.head;
+  }
+  const T* prompt_values(std::int64_t b, std::int64_t hk) const {
+    return prefix_v_data + b * prefix_v.outer + hk * prefix_v.head;
+  }
+  const T* own_keys(std::int64_t r, std::int64_t hk) const {
+    return sample_k_data + r * sample_k.outer + hk * sample_k.head;
+  }
+  const T* own_values(std::int64_t r, std::int64_t hk) const {
+    return sample_v_data + r * sample_v.outer + hk * sample_v.head;
+  }
+};
+
+// Below this many queries per set of keys, copying a transposed block costs more than it saves
+// (keys stored position-major need no copy, and are tiled for any number). Counted with the
+// padding, so that a query's arithmetic does not depend on how many others are real.
 constexpr std::int64_t kTiledQueries = 4;
+
+bool tiles(const Dims& s, const MatrixStrides& keys, std::int64_t queries) {
+  return s.d <= kMaxTiledHead && (keys.pos == 1 || queries >= kTiledQueries);
+}
+
+// One task's new tokens, (prompt b, kv head hk), padding (i >= real[r]) left out, in the scores'
+// order (n, g, i): each one's offset in q and out (they share a layout) and of its scores row;
+// `first[n]` is sample n's first entry, `first[N]` the count.
+struct TaskQueries {
+  std::vector<std::int64_t> heads, rows;
+  std::vector<std::size_t> first;
+};
+
+template <typename T>
+TaskQueries task_queries(const KernelArgs<T>& a, std::int64_t item) {
+  const auto& s = a.s;
+  const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
+  TaskQueries task;
+  task.first.reserve(s.n + 1);
+  for (std::int64_t n = 0; n < s.n; ++n) {
+    const auto r = b * s.n + n;
+    task.first.push_back(task.heads.size());
+    for (std::int64_t g = 0; g < s.groups; ++g)
+      for (std::int64_t i = 0; i < a.real[r]; ++i) {
+        task.heads.push_back(r * a.q_row + i * a.q_token + (hk * s.groups + g) * s.d);
+        task.rows.push_back((((item * s.n + n) * s.groups + g) * s.t + i) * width);
+      }
+  }
+  task.first.push_back(task.heads.size());
+  return task;
+}
+
+template <typename P, typename T>
+std::vector<P> offset_pointers(T* base, const std::vector<std::int64_t>& offsets) {
+  std::vector<P> pointers;
+  pointers.reserve(offsets.size());
+  for (const auto offset : offsets) pointers.push_back(base + offset);
+  return pointers;
+}
 
 // Both tasks are inlined into the entry points below, whose target clones vectorize them (a
 // template compiled on its own gets the baseline's 128-bit instructions only).
 template <typename T>
-__attribute__((always_inline)) inline void score_task(const Dims& s, const Layout& l, std::int64_t item, const T* q,
-                                                      const T* prefix_k, const T* sample_k, const T* bias,
-                                                      const std::int64_t* visible, T scale, T* scores) {
+__attribute__((always_inline)) inline void score_task(const KernelArgs<T>& a, std::int64_t item) {
   constexpr T kMinusInf = -std::numeric_limits<T>::infinity();
+  const auto& s = a.s;
   const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
-  const T* keys = prefix_k + item * s.p * s.d;  // (P, D) of prompt b, kv head hk
-  const T* prompt_bias = bias + b * s.p;
-  T* task_scores = scores + item * s.n * s.groups * s.t * width;
-  const bool tiled = s.d <= kMaxTiledHead;
-  // Score rows in the scores' order (n, g, i), each with its query.
-  auto query_of = [&](std::int64_t n, std::int64_t g, std::int64_t i) {
-    return q + (b * s.n + n) * l.q_row + i * l.q_token + (hk * s.groups + g) * s.d;
-  };
-  auto scores_of = [&](std::int64_t n, std::int64_t g, std::int64_t i) {
-    return task_scores + ((n * s.groups + g) * s.t + i) * width;
-  };
+  const auto task = task_queries(a, item);
+  const auto queries = offset_pointers<const T*>(a.q, task.heads);
+  auto rows = offset_pointers<T*>(a.scores, task.rows);
+  // A padding token's scores row is zeros: the softmax reads every row, the values pass skips it.
+  for (std::int64_t n = 0; n < s.n; ++n)
+    for (std::int64_t g = 0; g < s.groups; ++g)
+      for (std::int64_t i = a.real[b * s.n + n]; i < s.t; ++i) {
+        T* row = a.scores + (((item * s.n + n) * s.groups + g) * s.t + i) * width;
+        std::fill(row, row + width, T(0));
+      }
   // The prompt's keys: every query of its N samples at once.
-  const auto prompt_queries = s.n * s.groups * s.t;
-  if (tiled && prompt_queries >= kTiledQueries) {
-    std::vector<const T*> queries;
-    std::vector<T*> rows;
-    queries.reserve(prompt_queries);
-    rows.reserve(prompt_queries);
-    for (std::int64_t n = 0; n < s.n; ++n)
-      for (std::int64_t g = 0; g < s.groups; ++g)
-        for (std::int64_t i = 0; i < s.t; ++i) {
-          queries.push_back(query_of(n, g, i));
-          rows.push_back(scores_of(n, g, i));
-        }
-    score_tiled(queries.data(), prompt_queries, keys, s.d, s.p, s.d, prompt_bias, scale, rows.data());
+  const T* keys = a.prompt_keys(b, hk);  // (P, D)
+  const T* prompt_bias = a.bias + b * s.p;
+  const auto count = static_cast<std::int64_t>(queries.size());
+  if (tiles(s, a.prefix_k, s.n * s.groups * s.t)) {
+    score_tiled(queries.data(), count, keys, a.prefix_k.pos, a.prefix_k.col, s.p, s.d, prompt_bias, a.scale,
+                rows.data());
   } else {
-    for (std::int64_t n = 0; n < s.n; ++n)
-      for (std::int64_t g = 0; g < s.groups; ++g)
-        for (std::int64_t i = 0; i < s.t; ++i)
-          score_row(query_of(n, g, i), keys, s.d, s.p, s.p, prompt_bias, scale, s.d, scores_of(n, g, i));
+    for (std::int64_t k = 0; k < count; ++k)
+      score_row(queries[k], keys, a.prefix_k.pos, s.p, s.p, prompt_bias, a.scale, s.d, rows[k]);
   }
   // Each sample's own keys: its G * T queries, up to the most any of them sees.
-  const auto own_queries = s.groups * s.t;
+  const bool tiled = tiles(s, a.sample_k, s.groups * s.t);
+  std::vector<T*> own_rows;
   for (std::int64_t n = 0; n < s.n; ++n) {
-    const auto r = b * s.n + n;
-    const T* own = sample_k + r * l.sample_row + hk * l.sample_head;
-    const std::int64_t* row_visible = visible + r * s.t;
-    if (tiled && own_queries >= kTiledQueries) {
-      std::vector<const T*> queries;
-      std::vector<T*> rows;
+    const auto r = b * s.n + n, real = a.real[r];
+    const T* own = a.own_keys(r, hk);  // (L, D)
+    const std::int64_t* row_visible = a.visible + r * s.t;
+    const auto begin = task.first[n], end = task.first[n + 1];
+    if (begin == end) continue;  // a finished row: padding only
+    if (tiled) {
+      own_rows.clear();
+      for (auto k = begin; k < end; ++k) own_rows.push_back(rows[k] + s.p);
+      const auto seen = *std::max_element(row_visible, row_visible + real);
+      score_tiled(queries.data() + begin, static_cast<std::int64_t>(end - begin), own, a.sample_k.pos, a.sample_k.col,
+                  seen, s.d, static_cast<const T*>(nullptr), a.scale, own_rows.data());
       for (std::int64_t g = 0; g < s.groups; ++g)
-        for (std::int64_t i = 0; i < s.t; ++i) {
-          queries.push_back(query_of(n, g, i));
-          rows.push_back(scores_of(n, g, i) + s.p);
-        }
-      const auto seen = *std::max_element(row_visible, row_visible + s.t);
-      score_tiled(queries.data(), own_queries, own, l.sample_pos, seen, s.d, static_cast<const T*>(nullptr), scale,
-                  rows.data());
-      for (std::int64_t g = 0; g < s.groups; ++g)
-        for (std::int64_t i = 0; i < s.t; ++i) {
-          T* row = scores_of(n, g, i) + s.p;
+        for (std::int64_t i = 0; i < real; ++i) {
+          T* row = rows[begin + g * real + i] + s.p;
           std::fill(row + row_visible[i], row + s.total, kMinusInf);  // keys not yet generated for it
         }
     } else {
       for (std::int64_t g = 0; g < s.groups; ++g)
-        for (std::int64_t i = 0; i < s.t; ++i)
-          score_row(query_of(n, g, i), own, l.sample_pos, s.total, row_visible[i], static_cast<const T*>(nullptr),
-                    scale, s.d, scores_of(n, g, i) + s.p);
+        for (std::int64_t i = 0; i < real; ++i)
+          score_row(queries[begin + g * real + i], own, a.sample_k.pos, s.total, row_visible[i],
+                    static_cast<const T*>(nullptr), a.scale, s.d, rows[begin + g * real + i] + s.p);
     }
   }
 }
 
 template <typename T>
-__attribute__((always_inline)) inline void weigh_task(const Dims& s, const Layout& l, std::int64_t item,
-                                                      const T* probs, const T* prefix_v, const T* sample_v, T* out) {
-  const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
-  const T* values = prefix_v + item * s.p * s.d;
-  const T* row_probs = probs + item * s.n * s.groups * s.t * width;
+__attribute__((always_inline)) inline void weigh_task(const KernelArgs<T>& a, std::int64_t item) {
+  const auto& s = a.s;
+  const auto b = item / s.kv_heads, hk = item % s.kv_heads;
+  const auto task = task_queries(a, item);
+  const auto rows = offset_pointers<const T*>(a.scores, task.rows);  // the probabilities
+  auto outs = offset_pointers<T*>(a.out, task.heads);
+  weigh_tiled(rows.data(), static_cast<std::int64_t>(rows.size()), a.prompt_values(b, hk), a.prefix_v.pos, s.p, s.d,
+              outs.data());
+  std::vector<const T*> own_probs;
   for (std::int64_t n = 0; n < s.n; ++n) {
     const auto r = b * s.n + n;
-    const T* own = sample_v + r * l.sample_row + hk * l.sample_head;
-    for (std::int64_t g = 0; g < s.groups; ++g)
-      for (std::int64_t i = 0; i < s.t; ++i, row_probs += width) {
-        T* o = out + r * l.q_row + i * l.q_token + (hk * s.groups + g) * s.d;  // out has q's layout
-        weigh_row(row_probs, values, s.d, s.p, s.d, o);
-        weigh_row(row_probs + s.p, own, l.sample_pos, s.total, s.d, o);
-      }
+    const auto begin = task.first[n], end = task.first[n + 1];
+    if (begin == end) continue;
+    own_probs.clear();
+    for (auto k = begin; k < end; ++k) own_probs.push_back(rows[k] + s.p);
+    // Keys past the most any of the row's tokens sees have zero weight for all of them.
+    const std::int64_t* row_visible = a.visible + r * s.t;
+    const auto seen = *std::max_element(row_visible, row_visible + a.real[r]);
+    weigh_tiled(own_probs.data(), static_cast<std::int64_t>(end - begin), a.own_values(r, hk), a.sample_v.pos, seen,
+                s.d, outs.data() + begin);
   }
 }
 
 // Non-template entry points, so that each gets its target clones.
-FALCON_VECTOR_CLONES void score_tasks_float(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
-                                            const float* q, const float* pk, const float* sk, const float* bias,
-                                            const std::int64_t* visible, float scale, float* scores) {
-  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, visible, scale, scores);
+FALCON_VECTOR_CLONES void score_tasks_float(const KernelArgs<float>& a, std::int64_t begin, std::int64_t end) {
+  for (auto item = begin; item < end; ++item) score_task(a, item);
 }
-FALCON_VECTOR_CLONES void score_tasks_double(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
-                                             const double* q, const double* pk, const double* sk, const double* bias,
-                                             const std::int64_t* visible, double scale, double* scores) {
-  for (auto item = begin; item < end; ++item) score_task(s, l, item, q, pk, sk, bias, visible, scale, scores);
+FALCON_VECTOR_CLONES void score_tasks_double(const KernelArgs<double>& a, std::int64_t begin, std::int64_t end) {
+  for (auto item = begin; item < end; ++item) score_task(a, item);
 }
-FALCON_VECTOR_CLONES void weigh_tasks_float(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
-                                            const float* probs, const float* pv, const float* sv, float* out) {
-  for (auto item = begin; item < end; ++item) weigh_task(s, l, item, probs, pv, sv, out);
+FALCON_VECTOR_CLONES void weigh_tasks_float(const KernelArgs<float>& a, std::int64_t begin, std::int64_t end) {
+  for (auto item = begin; item < end; ++item) weigh_task(a, item);
 }
-FALCON_VECTOR_CLONES void weigh_tasks_double(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end,
-                                             const double* probs, const double* pv, const double* sv, double* out) {
-  for (auto item = begin; item < end; ++item) weigh_task(s, l, item, probs, pv, sv, out);
+FALCON_VECTOR_CLONES void weigh_tasks_double(const KernelArgs<double>& a, std::int64_t begin, std::int64_t end) {
+  for (auto item = begin; item < end; ++item) weigh_task(a, item);
 }
 
-void score_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const float* q,
-                 const float* pk, const float* sk, const float* bias, const std::int64_t* visible, float scale,
-                 float* scores) {
-  score_tasks_float(s, l, begin, end, q, pk, sk, bias, visible, scale, scores);
+void score_tasks(const KernelArgs<float>& a, std::int64_t begin, std::int64_t end) {
+  score_tasks_float(a, begin, end);
 }
-void score_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const double* q,
-                 const double* pk, const double* sk, const double* bias, const std::int64_t* visible, double scale,
-                 double* scores) {
-  score_tasks_double(s, l, begin, end, q, pk, sk, bias, visible, scale, scores);
+void score_tasks(const KernelArgs<double>& a, std::int64_t begin, std::int64_t end) {
+  score_tasks_double(a, begin, end);
 }
-void weigh_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const float* probs,
-                 const float* pv, const float* sv, float* out) {
-  weigh_tasks_float(s, l, begin, end, probs, pv, sv, out);
+void weigh_tasks(const KernelArgs<float>& a, std::int64_t begin, std::int64_t end) {
+  weigh_tasks_float(a, begin, end);
 }
-void weigh_tasks(const Dims& s, const Layout& l, std::int64_t begin, std::int64_t end, const double* probs,
-                 const double* pv, const double* sv, double* out) {
-  weigh_tasks_double(s, l, begin, end, probs, pv, sv, out);
+void weigh_tasks(const KernelArgs<double>& a, std::int64_t begin, std::int64_t end) {
+  weigh_tasks_double(a, begin, end);
+}
+
+// Keys as the loops read them: columns contiguous, or positions contiguous (a KvCache's layout,
+// read in place by the tiled scores); anything else is copied.
+torch::Tensor readable_keys(const Dims& s, const torch::Tensor& keys) {
+  if (keys.stride(3) == 1 || (keys.stride(2) == 1 && s.d <= kMaxTiledHead)) return keys;
+  return keys.contiguous();
+}
+torch::Tensor readable_values(const torch::Tensor& values) {
+  return values.stride(3) == 1 ? values : values.contiguous();
 }
 
 template <typename T>
 torch::Tensor run_kernel(const Dims& s, const CachedAttentionInputs& in) {
   const auto q = in.q.contiguous();
-  const auto prefix_k = in.prefix_k.contiguous(), prefix_v = in.prefix_v.contiguous();
+  const auto prefix_k = readable_keys(s, in.prefix_k), prefix_v = readable_values(in.prefix_v);
+  const auto sample_k = readable_keys(s, in.sample_k), sample_v = readable_values(in.sample_v);
   const auto bias = in.prefix_bias.to(q.scalar_type()).contiguous();  // (B, P)
   const auto visible = visible_sample_keys(s, in);                     // (R, T) int64
-  auto sample_k = in.sample_k, sample_v = in.sample_v;
-  if (sample_k.stride(3) != 1 || sample_v.strides() != sample_k.strides()) {
-    sample_k = sample_k.contiguous();
-    sample_v = sample_v.contiguous();
-  }
-  const Layout layout{q.stride(0), q.stride(1), sample_k.stride(0), sample_k.stride(1), sample_k.stride(2), 0};
-  const auto items = s.prompts * s.kv_heads;
+  const auto real = real_sample_tokens(s, in);                         // (R,) int64
   const auto width = s.p + s.total;
   auto scores = torch::empty({s.prompts, s.kv_heads, s.n, s.groups, s.t, width}, q.options());  // (B, Hkv, N, G, T, S)
-  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(s.d)));
-  at::parallel_for(0, items, 1, [&](std::int64_t begin, std::int64_t end) {
-    score_tasks(s, layout, begin, end, q.data_ptr<T>(), prefix_k.data_ptr<T>(), sample_k.data_ptr<T>(),
-                bias.data_ptr<T>(), visible.data_ptr<std::int64_t>(), scale, scores.data_ptr<T>());
-  });
+  auto out = torch::zeros_like(q);                                                              // (R, T, H, D)
+  KernelArgs<T> args{s,
+                     q.stride(0),
+                     q.stride(1),
+                     strides_of(prefix_k),
+                     strides_of(prefix_v),
+                     strides_of(sample_k),
+                     strides_of(sample_v),
+                     q.data_ptr<T>(),
+                     prefix_k.data_ptr<T>(),
+                     prefix_v.data_ptr<T>(),
+                     sample_k.data_ptr<T>(),
+                     sample_v.data_ptr<T>(),
+                     bias.data_ptr<T>(),
+                     visible.data_ptr<std::int64_t>(),
+                     real.data_ptr<std::int64_t>(),
+                     static_cast<T>(1.0 / std::sqrt(static_cast<double>(s.d))),
+                     scores.data_ptr<T>(),
+                     out.data_ptr<T>()};
+  const auto items = s.prompts * s.kv_heads;
+  at::parallel_for(0, items, 1, [&](std::int64_t begin, std::int64_t end) { score_tasks(args, begin, end); });
   const auto probs = torch::softmax(scores, -1);  // rows of -inf cannot occur: every query sees its own key
-  auto out = torch::zeros_like(q);                // (R, T, H, D)
-  at::parallel_for(0, items, 1, [&](std::int64_t begin, std::int64_t end) {
-    weigh_tasks(s, layout, begin, end, probs.data_ptr<T>(), prefix_v.data_ptr<T>(), sample_v.data_ptr<T>(),
-                out.data_ptr<T>());
-  });
+  args.scores = probs.data_ptr<T>();
+  at::parallel_for(0, items, 1, [&](std::int64_t begin, std::int64_t end) { weigh_tasks(args, begin, end); });
   return out;
 }
 

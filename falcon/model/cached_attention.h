@@ -24,10 +24,13 @@ struct CachedAttentionInputs {
   torch::Tensor sample_visible;       // optional (R, T) int64 on the CPU: how many of its sample's
                                       // keys new token i of row r sees, for rows that hold different
                                       // numbers of tokens (each >= 0 and <= L)
+  torch::Tensor sample_tokens;        // optional (R,) int64 on the CPU: row r's first sample_tokens[r]
+                                      // new tokens are real, the rest padding (each 0 .. T)
 };
 // New token i sees every real prompt key and its sample's keys 0 .. sample_visible[r][i] - 1; without
 // sample_visible, 0 .. L - T + i (every row L - T tokens before these). All return (R, T, H, D),
-// contiguous.
+// contiguous. The output of a padding token (sample_tokens) is unspecified: the kernel skips it
+// and leaves zeros, the matmuls compute it like a real one.
 torch::Tensor cached_attention(const CachedAttentionInputs& in);
 torch::Tensor cached_attention_ops(const CachedAttentionInputs& in);
 torch::Tensor cached_attention_kernel(const CachedAttentionInputs& in);

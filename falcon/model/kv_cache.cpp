@@ -7,6 +7,10 @@
 
 namespace falcon::model {
 
+torch::Tensor position_major(const torch::Tensor& keys) {
+  return keys.transpose(-1, -2).contiguous().transpose(-1, -2);
+}
+
 void KvCache::set_prefix(std::vector<LayerKv> layers, torch::Tensor key_mask, torch::Tensor valid_lengths) {
   layers_ = std::move(layers);
   prefix_key_mask_ = std::move(key_mask);
@@ -28,8 +32,9 @@ void KvCache::fork(std::int64_t n, std::int64_t capacity) {
   row_lengths_.assign(prompts_ * n, 0);
   for (auto& layer : layers_) {
     const auto& k = layer.prefix_k;  // (B, Hkv, P, D)
-    layer.sample_k = torch::empty({prompts_ * n, k.size(1), capacity, k.size(3)}, k.options());  // (B*N, Hkv, C, D)
-    layer.sample_v = torch::empty_like(layer.sample_k);
+    const auto rows = prompts_ * n, heads = k.size(1), d = k.size(3);
+    layer.sample_k = torch::empty({rows, heads, d, capacity}, k.options()).transpose(2, 3);  // (B*N, Hkv, C, D)
+    layer.sample_v = torch::empty({rows, heads, capacity, d}, k.options());                  // (B*N, Hkv, C, D)
   }
 }
 

@@ -6,7 +6,10 @@
 //   prefix  (B, Hkv, P, D): the prompts, left-padded; written once by prefill, read by all N
 //                           samples of row b (cached_attention.h reads it once per step for all N).
 //   samples (B*N, Hkv, C, D): tokens generated after the prompt, C = capacity, `length` used.
-// Row r of the decoding batch is sample r % N of prompt r / N.
+// Row r of the decoding batch is sample r % N of prompt r / N. Keys are stored position-major
+// (each head's D columns of positions contiguous: (B, Hkv, D, P) memory behind the (B, Hkv, P, D)
+// view), so the CPU attention reads blocks of keys in place and a matmul reads k^T as it is;
+// values are stored row-major.
 #include <cstdint>
 #include <vector>
 
@@ -15,9 +18,12 @@
 namespace falcon::model {
 
 struct LayerKv {
-  torch::Tensor prefix_k, prefix_v;    // (B, Hkv, P, D)
-  torch::Tensor sample_k, sample_v;    // (B*N, Hkv, C, D), allocated on first append
+  torch::Tensor prefix_k, prefix_v;    // (B, Hkv, P, D); keys position-major
+  torch::Tensor sample_k, sample_v;    // (B*N, Hkv, C, D), allocated by fork(); keys position-major
 };
+
+// The same keys (.., positions, D), stored position-major.
+torch::Tensor position_major(const torch::Tensor& keys);
 
 class KvCache {
  public:

@@ -93,7 +93,7 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const RotaryTables&
   if (store_prefix != nullptr) {
     k = k.contiguous();
     v = v.contiguous();
-    store_prefix->prefix_k = k;
+    store_prefix->prefix_k = position_major(k);
     store_prefix->prefix_v = v;
   }
   // Grouped-query attention without repeating k / v (see torch_shim::scaled_dot_product_attention).
@@ -127,6 +127,7 @@ torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const Rotary
   in.sample_v = kv.sample_v.narrow(2, 0, rows.keys);
   in.samples = rows.samples;
   in.sample_visible = rows.visible;
+  in.sample_tokens = rows.real_tokens;
   auto out = cached_attention(in);                      // (R, T, H, D)
   return o_proj(out.view({r_count, t, heads_ * head_dim_}));  // (R, T, hidden)
 }
@@ -286,6 +287,7 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, const std::vecto
     for (std::int64_t r = 0; r < r_count; ++r)  // padding sees what the row's last real token sees
       for (std::int64_t i = 0; i < t; ++i) v[r * t + i] = rows.past[r] + std::min(i + 1, row_tokens[r]);
     rows.visible = visible;
+    rows.real_tokens = torch::tensor(rows.tokens, torch::kInt64);  // (R,)
   }
   // Position of a new token: its prompt's real length + tokens its row generated before it.
   auto past = torch::tensor(rows.past, torch::kInt64).to(tokens.device());                                      // (R,)

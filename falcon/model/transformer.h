@@ -65,6 +65,7 @@ struct CachedRows {
   std::vector<std::int64_t> tokens; // (R) new tokens each row takes, 0 .. T
   std::int64_t keys = 0;            // L: sample keys the longest row holds after this call
   torch::Tensor visible;            // (R, T) int64 keys each new token sees; undefined when uniform
+  torch::Tensor real_tokens;        // (R) int64 `tokens` as a tensor; undefined when uniform
   std::int64_t samples = 1;         // N: row r is sample r % N of prompt r / N
   torch::Tensor prefix_bias;        // (B, P) additive
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "falcon/core/error.h"
+#include "falcon/model/kv_cache.h"
 
 namespace falcon::model {
 namespace {
@@ -15,8 +16,9 @@ struct Shape {
 };
 
 // Random inputs over a cache larger than used (sample keys are a narrowed view, as in decoding),
-// with the first prompt left-padded by two positions.
-CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype) {
+// with the first prompt left-padded by two positions; keys stored row-major, or position-major as a
+// KvCache stores them.
+CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype, bool keys_position_major = false) {
   const auto options = torch::TensorOptions().dtype(dtype);
   const std::int64_t d = s.d, rows = s.prompts * s.samples, total = s.past + s.new_tokens;
   CachedAttentionInputs in;
@@ -25,7 +27,10 @@ CachedAttentionInputs random_inputs(const Shape& s, torch::ScalarType dtype) {
   in.prefix_v = torch::randn({s.prompts, s.kv_heads, s.prefix, d}, options);
   in.prefix_bias = torch::zeros({s.prompts, s.prefix}, torch::kFloat);
   in.prefix_bias[0].narrow(0, 0, std::min<std::int64_t>(2, s.prefix - 1)).fill_(-INFINITY);
-  in.sample_k = torch::randn({rows, s.kv_heads, total + 3, d}, options).narrow(2, 0, total);
+  in.sample_k = keys_position_major ? torch::randn({rows, s.kv_heads, d, total + 3}, options).transpose(2, 3)
+                                    : torch::randn({rows, s.kv_heads, total + 3, d}, options);
+  in.sample_k = in.sample_k.narrow(2, 0, total);
+  if (keys_position_major) in.prefix_k = position_major(in.prefix_k);
   in.sample_v = torch::randn({rows, s.kv_heads, total + 3, d}, options).narrow(2, 0, total);
   in.samples = s.samples;
   return in;
@@ -76,15 +81,18 @@ TEST(CachedAttention, KernelAndMatmulsEqualTheDirectFormula) {
                  std::to_string(s.heads) + " Hkv=" + std::to_string(s.kv_heads) + " T=" + std::to_string(s.new_tokens) +
                  " past=" + std::to_string(s.past) + " P=" + std::to_string(s.prefix) + " D=" + std::to_string(s.d));
     for (const auto dtype : {torch::kDouble, torch::kFloat}) {
-      const auto in = random_inputs(s, dtype);
-      const auto expected = reference(in);
-      const double tolerance = dtype == torch::kDouble ? 1e-12 : 2e-6;
-      ASSERT_TRUE(cached_attention_kernel_applies(in));
-      const auto kernel = cached_attention_kernel(in), ops = cached_attention_ops(in);
-      EXPECT_TRUE(kernel.is_contiguous() && ops.is_contiguous());
-      EXPECT_LT(max_abs_diff(kernel, expected), tolerance);
-      EXPECT_LT(max_abs_diff(ops, expected), tolerance);
-      EXPECT_LT(max_abs_diff(cached_attention(in), expected), tolerance);
+      for (const bool keys_position_major : {false, true}) {
+        SCOPED_TRACE(keys_position_major ? "keys position-major" : "keys row-major");
+        const auto in = random_inputs(s, dtype, keys_position_major);
+        const auto expected = reference(in);
+        const double tolerance = dtype == torch::kDouble ? 1e-12 : 2e-6;
+        ASSERT_TRUE(cached_attention_kernel_applies(in));
+        const auto kernel = cached_attention_kernel(in), ops = cached_attention_ops(in);
+        EXPECT_TRUE(kernel.is_contiguous() && ops.is_contiguous());
+        EXPECT_LT(max_abs_diff(kernel, expected), tolerance);
+        EXPECT_LT(max_abs_diff(ops, expected), tolerance);
+        EXPECT_LT(max_abs_diff(cached_attention(in), expected), tolerance);
+      }
     }
   }
 }
@@ -130,6 +138,40 @@ TEST(CachedAttention, RowsOfDifferentLengthsSeeTheirOwnKeys) {
       poisoned.sample_v[1].narrow(1, 1, 6).fill_(NAN);  // row 1 holds one key
       torch::NoGradGuard no_grad;
       EXPECT_LT(max_abs_diff(cached_attention_kernel(poisoned)[1], expected[1]), tolerance) << "D=" << d;
+    }
+  }
+}
+
+// The padding tokens of a jump-forward decode (sample_tokens): the kernel skips them, and every real
+// token's output is the one it has when the padding is computed, bit for bit. The queries of a row
+// are tiled four at a time, so a real token's result must not depend on its neighbours.
+TEST(CachedAttention, PaddingTokensAreSkippedAndChangeNoRealOutput) {
+  torch::manual_seed(4);
+  torch::NoGradGuard no_grad;
+  for (const std::int64_t d : {8, 32, 40}) {
+    for (const auto dtype : {torch::kDouble, torch::kFloat}) {
+      // 6 rows, 5 new tokens, G = 2, L = 9; keys as a KvCache stores them, but for D = 8
+      auto in = random_inputs({2, 3, 4, 2, 5, 4, 6, d}, dtype, /*keys_position_major=*/d != 8);
+      const std::int64_t past[6] = {4, 0, 2, 3, 4, 1}, taken[6] = {5, 1, 0, 2, 3, 5};
+      in.sample_visible = torch::empty({6, 5}, torch::kInt64);
+      for (int r = 0; r < 6; ++r)
+        for (int i = 0; i < 5; ++i) in.sample_visible[r][i] = past[r] + std::min<std::int64_t>(i + 1, taken[r]);
+      const auto padded = cached_attention_kernel(in);
+      in.sample_tokens = torch::tensor(std::vector<std::int64_t>(taken, taken + 6), torch::kInt64);
+      in.q = in.q.clone();
+      for (int r = 0; r < 6; ++r) in.q[r].narrow(0, taken[r], 5 - taken[r]).fill_(NAN);  // padding may hold anything
+      const auto skipped = cached_attention_kernel(in);
+      const auto expected = reference(in);
+      const double tolerance = dtype == torch::kDouble ? 1e-12 : 2e-6;
+      for (int r = 0; r < 6; ++r) {
+        SCOPED_TRACE("D=" + std::to_string(d) + " row " + std::to_string(r));
+        const auto real = skipped[r].narrow(0, 0, taken[r]);
+        EXPECT_TRUE(torch::equal(real, padded[r].narrow(0, 0, taken[r])));
+        if (taken[r] > 0) EXPECT_LT(max_abs_diff(real, expected[r].narrow(0, 0, taken[r])), tolerance);
+        EXPECT_TRUE((skipped[r].narrow(0, taken[r], 5 - taken[r]) == 0).all().item<bool>());
+      }
+      in.sample_tokens = torch::tensor({5, 1, 0, 2, 3, 6}, torch::kInt64);  // more than the 5 new tokens
+      EXPECT_THROW(cached_attention_kernel(in), Error);
     }
   }
 }
