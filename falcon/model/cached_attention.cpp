@@ -368,27 +368,36 @@ bool tiles(const Dims& s, const MatrixStrides& keys, std::int64_t queries) {
   return s.d <= kMaxTiledHead && (keys.pos == 1 || queries >= kTiledQueries);
 }
 
+// Offset of the scores row of new token i, query group g, sample n of task `item`: scores are
+// (B, Hkv, N, G, T, P + L).
+std::int64_t scores_row(const Dims& s, std::int64_t item, std::int64_t n, std::int64_t g, std::int64_t i) {
+  return (((item * s.n + n) * s.groups + g) * s.t + i) * (s.p + s.total);
+}
+
 // One task's new tokens, (prompt b, kv head hk), padding (i >= real[r]) left out, in the scores'
 // order (n, g, i): each one's offset in q and out (they share a layout) and of its scores row;
-// `first[n]` is sample n's first entry, `first[N]` the count.
+// `first[n]` is sample n's first entry, `first[N]` the count; `seen[n]` the most own keys any of
+// sample n's real tokens sees (keys past it have zero weight for all of them).
 struct TaskQueries {
-  std::vector<std::int64_t> heads, rows;
+  std::vector<std::int64_t> heads, rows, seen;
   std::vector<std::size_t> first;
 };
 
 template <typename T>
 TaskQueries task_queries(const KernelArgs<T>& a, std::int64_t item) {
   const auto& s = a.s;
-  const auto b = item / s.kv_heads, hk = item % s.kv_heads, width = s.p + s.total;
+  const auto b = item / s.kv_heads, hk = item % s.kv_heads;
   TaskQueries task;
   task.first.reserve(s.n + 1);
   for (std::int64_t n = 0; n < s.n; ++n) {
     const auto r = b * s.n + n;
+    const std::int64_t* row_visible = a.visible + r * s.t;
     task.first.push_back(task.heads.size());
+    task.seen.push_back(a.real[r] > 0 ? *std::max_element(row_visible, row_visible + a.real[r]) : 0);
     for (std::int64_t g = 0; g < s.groups; ++g)
       for (std::int64_t i = 0; i < a.real[r]; ++i) {
         task.heads.push_back(r * a.q_row + i * a.q_token + (hk * s.groups + g) * s.d);
-        task.rows.push_back((((item * s.n + n) * s.groups + g) * s.t + i) * width);
+        task.rows.push_back(scores_row(s, item, n, g, i));
       }
   }
   task.first.push_back(task.heads.size());
@@ -417,7 +426,7 @@ __attribute__((always_inline)) inline void score_task(const KernelArgs<T>& a, st
   for (std::int64_t n = 0; n < s.n; ++n)
     for (std::int64_t g = 0; g < s.groups; ++g)
       for (std::int64_t i = a.real[b * s.n + n]; i < s.t; ++i) {
-        T* row = a.scores + (((item * s.n + n) * s.groups + g) * s.t + i) * width;
+        T* row = a.scores + scores_row(s, item, n, g, i);
         std::fill(row, row + width, T(0));
       }
   // The prompt's keys: every query of its N samples at once.
@@ -443,9 +452,8 @@ __attribute__((always_inline)) inline void score_task(const KernelArgs<T>& a, st
     if (tiled) {
       own_rows.clear();
       for (auto k = begin; k < end; ++k) own_rows.push_back(rows[k] + s.p);
-      const auto seen = *std::max_element(row_visible, row_visible + real);
       score_tiled(queries.data() + begin, static_cast<std::int64_t>(end - begin), own, a.sample_k.pos, a.sample_k.col,
-                  seen, s.d, static_cast<const T*>(nullptr), a.scale, own_rows.data());
+                  task.seen[n], s.d, static_cast<const T*>(nullptr), a.scale, own_rows.data());
       for (std::int64_t g = 0; g < s.groups; ++g)
         for (std::int64_t i = 0; i < real; ++i) {
           T* row = rows[begin + g * real + i] + s.p;
@@ -476,11 +484,8 @@ __attribute__((always_inline)) inline void weigh_task(const KernelArgs<T>& a, st
     if (begin == end) continue;
     own_probs.clear();
     for (auto k = begin; k < end; ++k) own_probs.push_back(rows[k] + s.p);
-    // Keys past the most any of the row's tokens sees have zero weight for all of them.
-    const std::int64_t* row_visible = a.visible + r * s.t;
-    const auto seen = *std::max_element(row_visible, row_visible + a.real[r]);
-    weigh_tiled(own_probs.data(), static_cast<std::int64_t>(end - begin), a.own_values(r, hk), a.sample_v.pos, seen,
-                s.d, outs.data() + begin);
+    weigh_tiled(own_probs.data(), static_cast<std::int64_t>(end - begin), a.own_values(r, hk), a.sample_v.pos,
+                task.seen[n], s.d, outs.data() + begin);
   }
 }
 
