@@ -191,7 +191,9 @@ DatasetReader DatasetReader::open_unprobed(const std::string& path, std::string_
   h5::quiet();
   auto impl = std::make_shared<Impl>();
   impl->path = path;
-  if (!std::filesystem::exists(path)) throw impl->error("no such file");
+  std::error_code lookup;
+  if (!std::filesystem::exists(path, lookup))
+    throw impl->error(lookup ? "cannot look it up (" + lookup.message() + ")" : "no such file");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw impl->error("not an HDF5 file (truncated, corrupt, or another format)");
   try {
     h5::guard(path + ": cannot open as HDF5", [&] { impl->file = H5::H5File(path, H5F_ACC_RDONLY); });

@@ -17,8 +17,13 @@ void require(bool ok, const Config& c, const std::string& path, const std::strin
   if (!ok) throw Error(at(c, path) + " " + what);
 }
 
+// The error_code form: a path the system cannot even look up (too long, a component that is a file) is refused
+// like a missing one rather than escaping as std::filesystem_error.
 void require_exists(const Config& c, const std::string& key, const std::string& path, const std::string& fix) {
-  if (!fs::exists(path)) throw Error(at(c, key) + ": '" + path + "' does not exist; " + fix);
+  std::error_code ec;
+  const bool exists = fs::exists(path, ec);
+  if (ec) throw Error(at(c, key) + ": '" + path + "' cannot be looked up (" + ec.message() + "); " + fix);
+  if (!exists) throw Error(at(c, key) + ": '" + path + "' does not exist; " + fix);
 }
 
 // "name,objective" lines with that header; blank lines and '#' comments skipped.

@@ -145,6 +145,13 @@ TEST(EvalSpec, ErrorsNameTheKeyPath) {
             std::string::npos);
   EXPECT_NE(error_of(kFiles + "rows: [{type: solver:reference}, {type: solver:reference}]\n").find("rows[1].name"),
             std::string::npos);
+  // Found by the config fuzzer: a file name longer than the system allows made the existence check throw
+  // std::filesystem_error instead of refusing the key.
+  const std::string overlong = FALCON_TEST_DATA_DIR "/" + std::string(400, '{') + ".h5";  // in a folder that exists
+  const std::string refusal =
+      error_of("data: {dataset: '" + overlong + "'}\noutput_dir: x\nmethod: {type: solver:reference}\n");
+  EXPECT_NE(refusal.find("data.dataset"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("cannot be looked up"), std::string::npos) << refusal;
   // Computed notes read the grammar's text, and the semantic mask would read their digits as indices.
   const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
                             "/tokenizer/tiny_bpe.model}\n";
