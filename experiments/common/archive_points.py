@@ -6,7 +6,7 @@ small text and is committed.
 
   experiments/common/archive_points.py RUNS ARCHIVE SWEEP
 copies every done point RUNS/SWEEP/<point>/ to ARCHIVE/SWEEP/<point>/: point.json, summary.json,
-done, and instances.jsonl cut to the fields the table builders read (no answer text, no solution).
+done (its seconds), and instances.jsonl cut to the fields the table builders read (no answer text, no solution).
 A point already archived is replaced by the newer run. runs.Point reads RUNS first, then ARCHIVE.
 """
 import json
@@ -29,7 +29,7 @@ def archive_point(src, dst):
     tmp = dst + ".tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
-    for name in ("point.json", "summary.json"):
+    for name in ("point.json", "summary.json", "done"):  # done: the run's seconds, for the Runs table
         shutil.copyfile(os.path.join(src, name), os.path.join(tmp, name))
     instances = os.path.join(src, "instances.jsonl")
     if os.path.exists(instances):
@@ -38,7 +38,6 @@ def archive_point(src, dst):
             for line in f:
                 if line.strip():
                     out.write(_trimmed_line(line) + "\n")
-    open(os.path.join(tmp, "done"), "w").close()
     shutil.rmtree(dst, ignore_errors=True)
     os.rename(tmp, dst)
 

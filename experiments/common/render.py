@@ -110,7 +110,8 @@ def markdown(paper, ours, scale, command, points):
             lines.append("| " + " | ".join([label] + shown) + " |")
         lines.append("")
     lines += ["## Runs", "", "The falcon_eval points these cells are read from (tools/falcon_sweep.py folders; "
-              "seconds: the whole point).", "", _runs_table(points), ""]
+              "seconds: the point's last run, only the end of a point resumed across runs).", "",
+              _runs_table(points), ""]
     if paper.notes:
         lines += ["## Notes on the paper's table", ""] + [f"- {n}" for n in paper.notes] + [""]
     return "\n".join(lines)

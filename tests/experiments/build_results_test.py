@@ -271,6 +271,8 @@ class Archive(unittest.TestCase):
                                                           "consistency")}])
         self.assertEqual(sorted(os.listdir(os.path.join(self.archive, "table2_heuristics"))), ["pfsp.neh"])
         self.assertEqual(self.ours(self.build("table2", [self.archive]), "NEH", "PFSP Small"), "1.00")
+        with open(self.out + ".md") as f:  # the Runs table keeps the point's seconds
+            self.assertIn("| 4 | runs/x_pfsp.neh/final | 12.5 |", f.read())
 
     def test_an_archived_problem_and_a_fresh_one_fill_one_table(self):
         FakeRuns(self.runs).point("table3_bopo", "tsp", self.table3_rows(0.0123))
