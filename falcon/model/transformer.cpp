@@ -18,6 +18,14 @@ torch::Tensor additive_mask(const torch::Tensor& keep, torch::ScalarType dtype) 
       .masked_fill(keep.logical_not(), -std::numeric_limits<float>::infinity());
 }
 
+// Packed rows (M, C) of a call's real tokens back to their slots (R, T, C), zeros at the padding.
+torch::Tensor unpack_rows(const torch::Tensor& packed, const CachedRows& rows) {
+  const auto r_count = static_cast<std::int64_t>(rows.past.size()), columns = packed.size(-1);
+  return torch::zeros({r_count * rows.width, columns}, packed.options())
+      .index_copy(0, rows.packed, packed)       // (R*T, C)
+      .view({r_count, rows.width, columns});    // (R, T, C)
+}
+
 }  // namespace
 
 // ---- RMSNorm ------------------------------------------------------------------------------------
@@ -103,10 +111,12 @@ torch::Tensor AttentionImpl::forward(const torch::Tensor& x, const RotaryTables&
 
 torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const RotaryTables& rotary, const CachedRows& rows,
                                             LayerKv& kv) {
-  const auto r_count = x.size(0), t = x.size(1);
-  auto q = apply_rotary(q_proj(x).view({r_count, t, heads_, head_dim_}), rotary);     // (R, T, H, D)
-  auto k = apply_rotary(k_proj(x).view({r_count, t, kv_heads_, head_dim_}), rotary);  // (R, T, Hkv, D)
-  auto v = v_proj(x).view({r_count, t, kv_heads_, head_dim_});                        // (R, T, Hkv, D)
+  const auto r_count = static_cast<std::int64_t>(rows.past.size()), t = rows.width;
+  // Packed tokens' projections go back to their slots: the cache and the kernel index by (row, slot).
+  auto slots = [&](const torch::Tensor& y) { return rows.packed.defined() ? unpack_rows(y, rows) : y; };  // (R, T, C)
+  auto q = apply_rotary(slots(q_proj(x)).view({r_count, t, heads_, head_dim_}), rotary);     // (R, T, H, D)
+  auto k = apply_rotary(slots(k_proj(x)).view({r_count, t, kv_heads_, head_dim_}), rotary);  // (R, T, Hkv, D)
+  auto v = slots(v_proj(x)).view({r_count, t, kv_heads_, head_dim_});                        // (R, T, Hkv, D)
   if (rows.uniform) {
     kv.sample_k.narrow(2, rows.past[0], t).copy_(k.transpose(1, 2));  // (R, Hkv, T, D) slots of the cache
     kv.sample_v.narrow(2, rows.past[0], t).copy_(v.transpose(1, 2));
@@ -128,8 +138,10 @@ torch::Tensor AttentionImpl::forward_cached(const torch::Tensor& x, const Rotary
   in.samples = rows.samples;
   in.sample_visible = rows.visible;
   in.sample_tokens = rows.real_tokens;
-  auto out = cached_attention(in);                      // (R, T, H, D)
-  return o_proj(out.view({r_count, t, heads_ * head_dim_}));  // (R, T, hidden)
+  auto out = cached_attention(in).view({r_count, t, heads_ * head_dim_});  // (R, T, H*D)
+  if (rows.packed.defined())
+    out = out.view({r_count * t, heads_ * head_dim_}).index_select(0, rows.packed);  // (M, H*D)
+  return o_proj(out);  // (R, T, hidden) or (M, hidden)
 }
 
 // ---- MLP and decoder layer ----------------------------------------------------------------------
@@ -266,6 +278,7 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, const std::vecto
   CachedRows rows;
   rows.past = cache.sample_lengths();
   rows.tokens = row_tokens;
+  rows.width = t;
   rows.samples = cache.samples_per_prompt();
   rows.prefix_bias = cache.prefix_key_mask();
   std::int64_t longest_count = 0;
@@ -288,12 +301,18 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, const std::vecto
       for (std::int64_t i = 0; i < t; ++i) v[r * t + i] = rows.past[r] + std::min(i + 1, row_tokens[r]);
     rows.visible = visible;
     rows.real_tokens = torch::tensor(rows.tokens, torch::kInt64);  // (R,)
+    std::vector<std::int64_t> packed;
+    for (std::int64_t r = 0; r < r_count; ++r)
+      for (std::int64_t i = 0; i < row_tokens[r]; ++i) packed.push_back(r * t + i);
+    if (static_cast<std::int64_t>(packed.size()) < r_count * t)
+      rows.packed = torch::tensor(packed, torch::kInt64).to(tokens.device());  // (M,)
   }
   // Position of a new token: its prompt's real length + tokens its row generated before it.
   auto past = torch::tensor(rows.past, torch::kInt64).to(tokens.device());                                      // (R,)
   auto base = cache.prefix_positions().repeat_interleave(cache.samples_per_prompt()) + past;                    // (R,)
   auto positions = base.unsqueeze(1) + torch::arange(t, base.options()).unsqueeze(0);                           // (R, T)
-  auto h = model->embed_tokens(tokens);  // (R, T, H)
+  const auto fed = rows.packed.defined() ? tokens.reshape({-1}).index_select(0, rows.packed) : tokens;  // (M) or (R, T)
+  auto h = model->embed_tokens(fed);  // (M, H) or (R, T, H)
   const auto rotary = rope_.head_tables(positions, h.scalar_type());  // (R, T, 1, D)
   for (std::size_t i = 0; i < model->layers->size(); ++i) {
     h = model->layers[i]->as<DecoderLayerImpl>()->forward(h, [&](AttentionImpl& attention, const torch::Tensor& x) {
@@ -301,7 +320,8 @@ torch::Tensor CausalLmImpl::decode(const torch::Tensor& tokens, const std::vecto
     });
   }
   cache.advance(row_tokens);
-  return project(model->norm(h));  // (R, T, V)
+  auto logits = project(model->norm(h));  // (M, V) or (R, T, V)
+  return rows.packed.defined() ? unpack_rows(logits, rows) : logits;  // (R, T, V)
 }
 
 // ---- LoRA ---------------------------------------------------------------------------------------

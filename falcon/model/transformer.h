@@ -63,9 +63,13 @@ struct CachedRows {
   bool uniform = true;              // every row holds `past` tokens and takes all T new ones
   std::vector<std::int64_t> past;   // (R) tokens each row held before this call
   std::vector<std::int64_t> tokens; // (R) new tokens each row takes, 0 .. T
+  std::int64_t width = 0;           // T: new token slots per row, padding included
   std::int64_t keys = 0;            // L: sample keys the longest row holds after this call
   torch::Tensor visible;            // (R, T) int64 keys each new token sees; undefined when uniform
   torch::Tensor real_tokens;        // (R) int64 `tokens` as a tensor; undefined when uniform
+  // (M) int64 slots r * T + i of the M real new tokens, when there is padding (else undefined): the
+  // per-token work (embeddings, projections, MLPs, lm_head) then runs on the M packed tokens alone.
+  torch::Tensor packed;
   std::int64_t samples = 1;         // N: row r is sample r % N of prompt r / N
   torch::Tensor prefix_bias;        // (B, P) additive
 };
@@ -78,8 +82,9 @@ class AttentionImpl : public torch::nn::Module {
   // `store_prefix` the keys/values are stored as a KV cache's prefix.
   torch::Tensor forward(const torch::Tensor& x, const RotaryTables& rotary, const torch::Tensor& mask,
                         LayerKv* store_prefix = nullptr);
-  // One decoding step over a KvCache: x (B*N, T, H). Appends the keys and values of row r's
-  // first rows.tokens[r] new tokens after the rows.past[r] it holds (see CachedRows).
+  // One decoding step over a KvCache: x (B*N, T, H), or (M, H) when rows.packed is defined; returns
+  // the same shape. Appends the keys and values of row r's first rows.tokens[r] new tokens after the
+  // rows.past[r] it holds (see CachedRows).
   torch::Tensor forward_cached(const torch::Tensor& x, const RotaryTables& rotary, const CachedRows& rows,
                                LayerKv& layer_kv);
 
@@ -141,8 +146,9 @@ class CausalLmImpl : public torch::nn::Module {
   torch::Tensor prefill(const torch::Tensor& prompt_ids, const torch::Tensor& prompt_lengths, KvCache& cache);
   torch::Tensor decode(const torch::Tensor& tokens, KvCache& cache);
   // Rows that take different numbers of tokens: row r takes the first row_tokens[r] (0 .. T) of its
-  // T, the rest is padding that the cache does not keep; the logits (R, T, V) at a row's padding
-  // mean nothing. Lets a sampler feed each row in one call the tokens a grammar forces on it.
+  // T, the rest is padding that the cache does not keep and the model does not compute; the logits
+  // (R, T, V) at a row's padding are zeros and mean nothing. Lets a sampler feed each row in one
+  // call the tokens a grammar forces on it.
   torch::Tensor decode(const torch::Tensor& tokens, const std::vector<std::int64_t>& row_tokens, KvCache& cache);
 
   // LoRA on the configured target projections of every layer (after loading base weights).
