@@ -17,8 +17,8 @@ void require(bool ok, const Config& c, const std::string& path, const std::strin
   if (!ok) throw Error(at(c, path) + " " + what);
 }
 
-// The error_code form: a path the system cannot even look up (too long, a component that is a file) is refused
-// like a missing one rather than escaping as std::filesystem_error.
+// The error_code form: a path the system cannot even look up (a name too long, a folder it may not search) is
+// refused like a missing one rather than escaping as std::filesystem_error.
 void require_exists(const Config& c, const std::string& key, const std::string& path, const std::string& fix) {
   std::error_code ec;
   const bool exists = fs::exists(path, ec);
