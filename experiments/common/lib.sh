@@ -59,7 +59,13 @@ problems_of() {
   echo "${out# }"
 }
 
-model_dir() { echo "$MODELS/$1_$2/final"; }
+# A recipe's model for problem $2; a recipe that trains one model for every problem (bopo_all) has one folder.
+model_dir() {
+  case "$1" in
+    *_all) echo "$MODELS/$1/final" ;;
+    *) echo "$MODELS/$1_$2/final" ;;
+  esac
+}
 
 # The dataset whose test split problem $1's model rows read: at the small scale the one its SFT
 # recipe trains on (configs/sft_<p>.yaml's data.config, e.g. configs/data/op20.yaml -> data/op20.h5),
@@ -75,6 +81,7 @@ data_file() {
 # What to do about a missing model of recipe $1 for problem $2 at this scale: the falcon_train command.
 train_hint() {
   local recipe=$1 p=$2 base=$1_$2 extra=""
+  case "$recipe" in *_all) base=$recipe ;; esac  # configs/bopo_all.yaml: one run for every problem
   # GRPO / FOARL recipes exist for TSP only; their stage on another problem's SFT model is that baseline.
   case "$recipe" in grpo|foarl) base=${recipe}_tsp; [ "$p" != tsp ] && extra=" data.config=configs/data/$p.yaml" ;; esac
   if [ "$SCALE" = paper ]; then
@@ -82,7 +89,7 @@ train_hint() {
   elif [ -n "$extra" ]; then  # the stage from runs/sft_<p>, in that model's shape, text and data
     echo "run PROBLEMS=$p RECIPES=\"sft $recipe\" MODELS=$MODELS experiments/common/train_models.sh first (the $recipe stage from $MODELS/sft_$p)"
   elif [ "$MODELS" != runs ]; then
-    echo "run falcon_train configs/$base.yaml output_dir=$MODELS/${recipe}_$p first"
+    echo "run falcon_train configs/$base.yaml output_dir=$(dirname "$(model_dir "$recipe" "$p")") first"
   else
     echo "run falcon_train configs/$base.yaml first"
   fi
@@ -148,10 +155,9 @@ run_sweep() {
     set -- "${have[@]}"
   fi
   local data=() q
-  for q in tsp op cvrp mis mvc pfsp jssp; do data+=("DATA_$q=$(data_file $q)"); done
+  for q in tsp op cvrp mis mvc pfsp jssp; do data+=("DATA_$q=$(data_file $q)" "MODEL_$q=$(model_dir "$recipe" $q)"); done
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
-    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" MODELS="$MODELS" RECIPE="$recipe" "${data[@]}" \
-    MORE_OVERRIDES="$MORE_OVERRIDES"
+    THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" "${data[@]}" MORE_OVERRIDES="$MORE_OVERRIDES"
   echo "$EXP: sweep $name ($*): $out" >&2
   # A failed point does not stop the others or the table; the table shows it as failed.
   "$PY" tools/falcon_sweep.py "$out/sweep.yaml" --only "$@" >/dev/null || SWEEP_FAILED=1

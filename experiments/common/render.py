@@ -35,7 +35,9 @@ def _status_line(points):
 def needs_line(points):
     """What the points need before they can run: the trained models, named by recipe and problem."""
     from specs import SWEEPS
-    recipes = sorted({SWEEPS[p.sweep][1] for p in points if SWEEPS[p.sweep][1]})
+    named = {SWEEPS[p.sweep][1] for p in points if SWEEPS[p.sweep][1]}
+    recipes = sorted(r for r in named if not r.endswith("_all"))
+    one_model = sorted(r for r in named if r.endswith("_all"))  # one model for every problem
     problems = sorted({p.name.split(".")[0] for p in points}, key=lambda x: PROBLEMS.index(x))
     if not recipes:
         return "no trained model (solver rows only)"
@@ -43,6 +45,7 @@ def needs_line(points):
     return (f"trained models `runs/<recipe>_<p>/final` (`runs/paper/...` at SCALE=paper) for recipe "
             f"{', '.join(recipes)} and p = {', '.join(problems)}; run.sh names the falcon_train command "
             "of each one missing (experiments/README.md lists them all)"
+            + "".join(f"; the rows of `{r}`, one model for all of them, need `runs/{r}/final`" for r in one_model)
             + ("; the heuristic rows need no model (ROWS=heuristics)" if heuristics else ""))
 
 

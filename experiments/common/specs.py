@@ -16,6 +16,7 @@ SWEEPS = {
     "table1_grpo": ("experiments/table1_main/eval_grpo.yaml", "grpo"),
     "table1_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
     "table1_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
+    "table1_falcon_all": ("experiments/table1_main/eval_falcon.yaml", "bopo_all"),  # one model, seven problems
     "table1_repair": ("experiments/table1_main/eval_repair.yaml", "bopo"),  # the model is not read
     "table2_heuristics": ("experiments/table2_heuristics/eval_heuristics.yaml", None),
     "table2_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
@@ -70,7 +71,12 @@ T1_ROWS = {  # paper row -> (sweep, falcon_eval row)
     "FALCON (N=8)": ("table1_falcon", "FALCON N=8"),
     "FALCON (Adaptive)": ("table1_falcon", "FALCON adaptive"),
 }
-T1_EXTRA = {"Repair alone (ours)": ("table1_repair", "Repair alone")}  # repair of an empty answer
+T1_EXTRA = {
+    "Repair alone (ours)": ("table1_repair", "Repair alone"),  # repair of an empty answer
+    # configs/bopo_all.yaml's one model for all seven problems, beside the per-problem FALCON rows
+    "FALCON (N=8), one model for all seven (ours)": ("table1_falcon_all", "FALCON N=8"),
+    "FALCON (Adaptive), one model for all seven (ours)": ("table1_falcon_all", "FALCON adaptive"),
+}
 
 
 def _t1_line(out, runs, sweep, row):

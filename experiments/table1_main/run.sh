@@ -6,7 +6,8 @@
 #   PROBLEMS="tsp cvrp" THREADS=1 experiments/table1_main/run.sh
 #   experiments/table1_main/run.sh --collect-only     # rebuild results.* from what is on disk
 # Needs per problem p: runs/{sft,grpo,foarl,bopo}_<p>/final (it names the falcon_train command
-# for each one missing) and data/<p>.h5. Settings: experiments/common/lib.sh.
+# for each one missing) and data/<p>.h5; the one-model rows (ours) run when runs/bopo_all/final
+# exists. Settings: experiments/common/lib.sh.
 source "$(dirname "$0")/../common/lib.sh"
 P=$(problems_of "tsp op cvrp mis mvc pfsp jssp")
 T=experiments/common/problems.sweep.yaml
@@ -19,6 +20,12 @@ if [ "$COLLECT_ONLY" = 0 ]; then
   run_sweep table1_grpo $T experiments/table1_main/eval_grpo.yaml grpo $P
   run_sweep table1_foarl $T experiments/table1_main/eval_foarl.yaml foarl $P
   run_sweep table1_falcon $T experiments/table1_main/eval_falcon.yaml bopo $P
+  # Rows of ours: the one model for all seven problems (configs/bopo_all.yaml), when it is trained.
+  if [ -f "$(model_dir bopo_all tsp)/config.json" ]; then
+    run_sweep table1_falcon_all $T experiments/table1_main/eval_falcon.yaml bopo_all $P
+  else
+    echo "$EXP: the one-model rows not run: no trained model at $(model_dir bopo_all tsp): $(train_hint bopo_all tsp)" >&2
+  fi
   run_sweep table1_repair $T experiments/table1_main/eval_repair.yaml bopo $P  # solver rows: instant
 fi
 build_results table1

@@ -163,6 +163,18 @@ class Tables(unittest.TestCase):
         self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "Time (s)")["status"], "partial")
         self.assertEqual(self.cell(rows, "GRPO", "Time (s)")["ours"], "not run")
 
+    def test_table1_puts_the_one_model_for_all_seven_beside_the_per_problem_models(self):
+        self.fake.point("table1_falcon", "mis", [summary_row("FALCON N=1"), summary_row("FALCON N=8"),
+                                                 summary_row("FALCON adaptive", gap_feasible=0.0018)])
+        self.fake.point("table1_falcon_all", "mis", [summary_row("FALCON N=1"), summary_row("FALCON N=8"),
+                                                     summary_row("FALCON adaptive", gap_feasible=0.0031)])
+        rows, _ = self.build("table1")
+        self.assertEqual(self.cell(rows, "FALCON (Adaptive)", "MIS Gap(%)")["ours"], "0.18")
+        one_model = self.cell(rows, "FALCON (Adaptive), one model for all seven (ours)", "MIS Gap(%)")
+        self.assertEqual((one_model["ours"], one_model["kind"]), ("0.31", "ours"))
+        self.assertEqual(self.cell(rows, "FALCON (N=8), one model for all seven (ours)", "TSP Gap(%)")["ours"],
+                         "not run")
+
     def test_table1_gap_without_a_feasible_answer_says_so(self):
         self.fake.point("table1_foarl", "cvrp", [summary_row("LLMCoSolver N=1", feasible=0.0, gap_feasible=None),
                                                  summary_row("LLMCoSolver N=8")])
@@ -354,7 +366,8 @@ class Templates(unittest.TestCase):
     def test_templates_expand_to_valid_sweeps(self):
         import falcon_sweep
         values = {"BUILD": "build", "EVAL": "experiments/table1_main/eval_falcon.yaml", "OUT": "runs/x",
-                  "THREADS": "1", "LIMIT": "20", "MODELS": "runs", "RECIPE": "bopo", **{f"DATA_{p}": f"data/{p}.h5" for p in specs.PROBLEMS},
+                  "THREADS": "1", "LIMIT": "20", **{f"DATA_{p}": f"data/{p}.h5" for p in specs.PROBLEMS},
+                  **{f"MODEL_{p}": f"runs/bopo_{p}/final" for p in specs.PROBLEMS},
                   "MORE_OVERRIDES": ", data.over_context=skip"}
         with tempfile.TemporaryDirectory() as tmp:
             for template, given, points in (
@@ -446,6 +459,29 @@ class Configs(unittest.TestCase):
         self.assertEqual(sweeps, [["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp"]])
         self.assertIn(f"skipped: no trained model at {tmp}/m/bopo_cvrp/final, its points not run", r.stderr)
         self.assertIn("sweep s2: no grpo model of tsp, nothing to run", r.stderr)
+
+    def test_a_one_model_recipe_serves_every_problem_from_one_folder(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            os.makedirs(os.path.join(tmp, "m", "bopo_all", "final"))
+            open(os.path.join(tmp, "m", "bopo_all", "final", "config.json"), "w").close()
+            calls = os.path.join(tmp, "calls")
+            fake_py = os.path.join(tmp, "py")
+            with open(fake_py, "w") as f:
+                f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
+            os.chmod(fake_py, 0o755)
+            script = ("source experiments/common/lib.sh; need_models bopo_all tsp cvrp; stop_if_missing; "
+                      "run_sweep s t.yaml e.yaml bopo_all tsp cvrp; train_hint bopo_all mis")
+            env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
+                       PY=fake_py)
+            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(calls) as f:
+                lines = [line.split() for line in f]
+        expand = next(line for line in lines if "experiments/common/expand_sweep.py" in line)
+        self.assertIn(f"MODEL_cvrp={tmp}/m/bopo_all/final", expand)
+        self.assertIn(f"MODEL_jssp={tmp}/m/bopo_all/final", expand)
+        self.assertIn(["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp", "cvrp"], lines)
+        self.assertEqual(r.stdout.strip(), f"run falcon_train configs/bopo_all.yaml output_dir={tmp}/m/bopo_all first")
 
     def test_a_missing_model_is_one_line_naming_the_command(self):
         with tempfile.TemporaryDirectory() as tmp:
