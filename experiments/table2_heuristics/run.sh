@@ -39,6 +39,7 @@ if [ "$COLLECT_ONLY" = 0 ]; then
     "$RUNS/table2_heuristics/sweep.yaml" BUILD="$BUILD" OUT="$RUNS/table2_heuristics" \
     THREADS="$(sweep_threads "$RUNS/table2_heuristics")" T2DATA="$T2DATA"
   "$PY" tools/falcon_sweep.py "$RUNS/table2_heuristics/sweep.yaml" --only "${only[@]}" >/dev/null || SWEEP_FAILED=1
+  "$PY" experiments/common/archive_points.py "$RUNS" "$ARCHIVE" table2_heuristics || SWEEP_FAILED=1
   if [ "$ROWS" = all ]; then
     DATA_PATTERN="$T2DATA/<p>_test.h5"  # the model rows read the same instances
     # An instance too long for the model's context is left out and counted, not a failed point:

@@ -427,6 +427,15 @@ class Configs(unittest.TestCase):
                         self.assertEqual(specs.SWEEPS[m[1]], (m[2], m[3]), f"{script}: {line.strip()}")
         self.assertGreaterEqual(calls, 10)
 
+    def test_every_sweep_a_script_runs_itself_is_archived(self):
+        # run_sweep archives its points; a script that calls falcon_sweep.py directly must too, or a
+        # table rebuilt after runs/ is gone reads "not run" where it had numbers
+        for script in glob.glob(os.path.join(ROOT, "experiments", "*", "run.sh")):
+            with open(script) as f:
+                text = f.read()
+            for sweep in re.findall(r'falcon_sweep\.py "\$RUNS/(\w+)/sweep\.yaml"', text):
+                self.assertRegex(text, rf'archive_points\.py "\$RUNS" "\$ARCHIVE" {sweep}\b', script)
+
     def test_a_sweep_keeps_the_threads_it_was_started_with(self):
         # falcon_sweep refuses points whose overrides changed; threads change only the times
         with tempfile.TemporaryDirectory() as tmp:
