@@ -448,44 +448,37 @@ class Configs(unittest.TestCase):
         self.assertEqual(r.stdout.split(), ["1", "0"], r.stderr)
         self.assertIn("was started with THREADS=1 and keeps it", r.stderr)
 
+    def run_lib(self, tmp, model, script):
+        """Runs lib.sh functions with SKIP_MISSING=1, one trained model at tmp/m/<model>/final, and a
+        stand-in for python3 that records what the sweep tools were asked; returns (result, calls)."""
+        os.makedirs(os.path.join(tmp, "m", model, "final"))
+        open(os.path.join(tmp, "m", model, "final", "config.json"), "w").close()
+        calls = os.path.join(tmp, "calls")
+        fake_py = os.path.join(tmp, "py")
+        with open(fake_py, "w") as f:
+            f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
+        os.chmod(fake_py, 0o755)
+        env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
+                   PY=fake_py)
+        r = subprocess.run(["bash", "-c", "source experiments/common/lib.sh; " + script], cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(calls) as f:
+            return r, [line.split() for line in f]
+
     def test_skip_missing_runs_only_the_problems_with_a_model(self):
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "m", "bopo_tsp", "final"))
-            open(os.path.join(tmp, "m", "bopo_tsp", "final", "config.json"), "w").close()
-            calls = os.path.join(tmp, "calls")
-            fake_py = os.path.join(tmp, "py")  # stands in for python3: records what the sweep tools were asked
-            with open(fake_py, "w") as f:
-                f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
-            os.chmod(fake_py, 0o755)
-            script = ("source experiments/common/lib.sh; need_models bopo tsp cvrp; stop_if_missing; "
-                      "run_sweep s t.yaml e.yaml bopo tsp cvrp; run_sweep s2 t.yaml e.yaml grpo tsp")
-            env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
-                       PY=fake_py)
-            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(calls) as f:
-                sweeps = [line.split() for line in f if "falcon_sweep.py" in line]
+            r, lines = self.run_lib(tmp, "bopo_tsp", "need_models bopo tsp cvrp; stop_if_missing; "
+                                    "run_sweep s t.yaml e.yaml bopo tsp cvrp; run_sweep s2 t.yaml e.yaml grpo tsp")
+        sweeps = [line for line in lines if "tools/falcon_sweep.py" in line]
         self.assertEqual(sweeps, [["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp"]])
         self.assertIn(f"skipped: no trained model at {tmp}/m/bopo_cvrp/final, its points not run", r.stderr)
         self.assertIn("sweep s2: no grpo model of tsp, nothing to run", r.stderr)
 
     def test_a_one_model_recipe_serves_every_problem_from_one_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
-            os.makedirs(os.path.join(tmp, "m", "bopo_all", "final"))
-            open(os.path.join(tmp, "m", "bopo_all", "final", "config.json"), "w").close()
-            calls = os.path.join(tmp, "calls")
-            fake_py = os.path.join(tmp, "py")
-            with open(fake_py, "w") as f:
-                f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
-            os.chmod(fake_py, 0o755)
-            script = ("source experiments/common/lib.sh; need_models bopo_all tsp cvrp; stop_if_missing; "
-                      "run_sweep s t.yaml e.yaml bopo_all tsp cvrp; train_hint bopo_all mis")
-            env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
-                       PY=fake_py)
-            r = subprocess.run(["bash", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(calls) as f:
-                lines = [line.split() for line in f]
+            r, lines = self.run_lib(tmp, "bopo_all", "need_models bopo_all tsp cvrp; stop_if_missing; "
+                                    "run_sweep s t.yaml e.yaml bopo_all tsp cvrp; train_hint bopo_all mis")
         expand = next(line for line in lines if "experiments/common/expand_sweep.py" in line)
         self.assertIn(f"MODEL_cvrp={tmp}/m/bopo_all/final", expand)
         self.assertIn(f"MODEL_jssp={tmp}/m/bopo_all/final", expand)
