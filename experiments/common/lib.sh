@@ -85,7 +85,14 @@ train_hint() {
   # GRPO / FOARL recipes exist for TSP only; their stage on another problem's SFT model is that baseline.
   case "$recipe" in grpo|foarl) base=${recipe}_tsp; [ "$p" != tsp ] && extra=" data.config=configs/data/$p.yaml" ;; esac
   if [ "$SCALE" = paper ]; then
-    echo "train it at the paper's scale first: falcon_train configs/$base.yaml data.config=configs/data/${p}_paper.yaml output_dir=$MODELS/${recipe}_$p with the paper's model and stage settings (docs/training.md)"
+    local data="data.config=configs/data/${p}_paper.yaml"
+    # One model for all seven reads every problem's data, in the order of its data.weights.
+    case "$recipe" in *_all)
+      local q files=()
+      for q in tsp op cvrp mis mvc pfsp jssp; do files+=("configs/data/${q}_paper.yaml"); done
+      data="'data.config=[$(IFS=,; echo "${files[*]}")]'" ;;
+    esac
+    echo "train it at the paper's scale first: falcon_train configs/$base.yaml $data output_dir=$(dirname "$(model_dir "$recipe" "$p")") with the paper's model and stage settings (docs/training.md)"
   elif [ -n "$extra" ]; then  # the stage from runs/sft_<p>, in that model's shape, text and data
     echo "run PROBLEMS=$p RECIPES=\"sft $recipe\" MODELS=$MODELS experiments/common/train_models.sh first (the $recipe stage from $MODELS/sft_$p)"
   elif [ "$MODELS" != runs ]; then

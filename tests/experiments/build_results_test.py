@@ -485,6 +485,23 @@ class Configs(unittest.TestCase):
         self.assertIn(["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp", "cvrp"], lines)
         self.assertEqual(r.stdout.strip(), f"run falcon_train configs/bopo_all.yaml output_dir={tmp}/m/bopo_all first")
 
+    def test_the_paper_scale_hint_for_one_model_names_every_problems_data_and_one_folder(self):
+        env = dict(os.environ, SCALE="paper", MODELS="m")
+        r = subprocess.run(["bash", "-c", "source experiments/common/lib.sh; train_hint bopo_all mis"], cwd=ROOT,
+                           env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        match = re.search(r"falcon_train configs/bopo_all.yaml 'data.config=\[([^]]*)\]' output_dir=m/bopo_all ",
+                          r.stdout)
+        self.assertIsNotNone(match, r.stdout)
+        files = match.group(1).split(",")
+        # The recipe's own data list (configs/data/tsp20.yaml, ...) sets the order its data.weights follow.
+        with open(os.path.join(ROOT, "configs", "bopo_all.yaml")) as f:
+            recipe_problems = re.findall(r"configs/data/([a-z]+)[0-9]+\.yaml", f.read())
+        self.assertEqual(len(recipe_problems), 7)
+        self.assertEqual(files, [f"configs/data/{p}_paper.yaml" for p in recipe_problems])
+        for f in files:
+            self.assertTrue(os.path.isfile(os.path.join(ROOT, f)), f)
+
     def test_a_missing_model_is_one_line_naming_the_command(self):
         with tempfile.TemporaryDirectory() as tmp:
             os.makedirs(os.path.join(tmp, "build", "eval"))
