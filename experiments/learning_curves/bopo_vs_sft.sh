@@ -188,8 +188,12 @@ run_sft() {  # seed: as long as the bopo run of that seed took
 evaluate() {  # checkpoint folder, output folder
   [ -f "$2/summary.json" ] && return 0
   mkdir -p "$(dirname "$2")"
+  # An evaluation stopped part way (its config written, no summary yet) keeps the instances it finished.
+  local resume=()
+  [ -f "$2/config.yaml" ] && resume=(--resume)
   "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
-    output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" "${more_eval_args[@]}" > "$2.log" 2>&1 ||
+    output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" "${more_eval_args[@]}" "${resume[@]}" \
+    > "$2.log" 2>&1 ||
     { echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2; return 1; }
 }
 

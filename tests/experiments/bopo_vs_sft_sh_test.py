@@ -45,7 +45,8 @@ mkdir -p "$out/checkpoints/step_$steps" && echo "step_$steps" > "$out/checkpoint
 FAKE_EVAL = r'''#!/usr/bin/env bash
 out=
 for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; esac; done
-echo "eval $out" >> "$CALLS"
+resumed=; case " $* " in *" --resume "*) resumed=" --resume" ;; esac
+echo "eval $out$resumed" >> "$CALLS"
 mkdir -p "$out"
 echo '{"instances": 10, "rows": [{"row": "greedy_raw", "feasible_raw": 0.9, "gap_all": 0.1},
   {"row": "best_of_8", "sample_feasible_raw": 0.8, "gap_all": 0.02}]}' > "$out/summary.json"
@@ -145,6 +146,17 @@ class BopoVsSftScript(unittest.TestCase):
         # none skipped (the lost line had 8 skipped).
         with open(os.path.join(self.report, "bopo_vs_sft.md")) as f:
             self.assertIn("| bopo | 1 | 4 | 0.1 | 90.0 | 10.00 | 80.0 | 2.00 | 0.0% (16 pairs) |", f.read())
+
+    def test_an_interrupted_evaluation_resumes_and_only_it(self):
+        out = os.path.join(self.dir, "runs1")
+        stopped = os.path.join(out, "base", "eval")  # falcon_eval writes its config.yaml before any instance
+        os.makedirs(stopped)
+        open(os.path.join(stopped, "config.yaml"), "w").close()
+        result = self.run_study(out)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        evals = [c for c in self.calls_made() if c.startswith("eval")]
+        self.assertIn(f"eval {stopped} --resume", evals)
+        self.assertEqual([c for c in evals if c.endswith("--resume")], [f"eval {stopped} --resume"])
 
     def test_an_interrupted_sft_run_past_its_budget_is_not_trained_again(self):
         out = os.path.join(self.dir, "runs1")
