@@ -10,7 +10,11 @@
 #    (so the same number of samples as bopo);
 #  - sft:  the same wall time of more SFT: configs/bopo_<p>.yaml's SFT stage continued on the
 #    labels (full fine-tuning at a constant SFT_LR, default the stage's peak 1e-3, no warmup),
-#    stopped when the bopo run of the same seed took as long.
+#    stopped when the bopo run of the same seed took as long: SIGTERM at the budget, so it
+#    checkpoints the step in progress and that checkpoint is its comparison point. SFT_STOP=kill:
+#    SIGKILL at the budget, its last 50-step checkpoint the comparison point, up to 50 steps
+#    short of the budget (the studies made before SFT_STOP existed; their study.txt has no
+#    sft_stop line).
 # Every arm trains the model BASE was trained as, on its text and data (the model, text and data
 # sections of BASE's config.yaml, experiments/common/base_sections.py, as train_models.sh does),
 # and is decoded on that data's held-out split; the decoder writes the notes of a text that has
@@ -54,6 +58,8 @@ read -r -a seeds <<< "${SEEDS:-1 2 3}"
 steps=${STEPS:-120}
 limit=${LIMIT:-200}  # held-out instances each checkpoint is decoded on
 sft_lr=${SFT_LR:-1e-3}
+sft_stop=${SFT_STOP:-term}
+case $sft_stop in term | kill) ;; *) echo "bopo_vs_sft.sh: SFT_STOP=$sft_stop: give term (checkpoint at the budget) or kill (the last 50-step checkpoint)" >&2; exit 2 ;; esac
 read -r -a bopo_args <<< "${BOPO_ARGS:-}"  # overrides of the BOPO arm's recipe
 read -r -a arms <<< "${ARMS:-bopo sft grpo}"
 read -r -a train_args <<< "${TRAIN_ARGS:-}"  # overrides of every falcon_train call
@@ -94,6 +100,7 @@ archive=$report/runs
   echo "bopo_args=${BOPO_ARGS:-}"
   echo "train_args=${TRAIN_ARGS:-}"
   echo "choices_only=${CHOICES_ONLY:-0}"
+  [ "$sft_stop" = kill ] || echo "sft_stop=$sft_stop"  # absent: kill, as every study before the option
 } > "$out/study.txt"
 if [ "$report" != none ]; then
   mkdir -p "$archive"
@@ -173,14 +180,18 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   begin_segment "$dir" "$kept"
   local rc=0 left=$((budget - ${kept:-0} > 1 ? budget - ${kept:-0} : 1)) began_ms
   began_ms=$(date +%s%3N)
-  # KILL, not TERM: falcon_train would checkpoint the step in progress on TERM, and the comparison
-  # point stays the last 50-step checkpoint inside the budget, as in the studies already reported
-  timeout --signal=KILL "$left" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
+  # TERM: falcon_train finishes the step in progress and checkpoints it (KILL after 10 more minutes
+  # if that step hangs); kill: its last 50-step checkpoint is the comparison point.
+  local stop=(--signal=TERM --kill-after=600)
+  [ "$sft_stop" = kill ] && stop=(--signal=KILL)
+  timeout "${stop[@]}" "$left" "$bin/tools/falcon_train" "configs/bopo_$problem.yaml" output_dir="$dir" seed="$1" \
     threads=1 "${recipe_args[@]}" init.checkpoint="$base" tokenizer.path="$tokenizer" "stages[0].steps=20000" "stages[0].lr=$sft_lr" "stages[0].schedule=constant" \
     "stages[0].warmup_steps=0" checkpoint.every=50 checkpoint.keep_last=1000 eval.instances=0 "${train_args[@]}" "${resume[@]}" >> "$dir/train.log" 2>&1 || rc=$?
-  # 137 when the budget ran out (timeout's KILL), as meant: its last checkpoint is the comparison
-  # point. A KILL from elsewhere (the OOM killer, a user) also reads 137, but comes before the budget.
-  [ $rc -eq 137 ] && [ $(($(date +%s%3N) - began_ms)) -ge $((left * 1000 - 100)) ] && rc=0
+  # The budget ran out, as meant (its last checkpoint is the comparison point): timeout's 124 after
+  # its TERM; 137 after its KILL, which a KILL from elsewhere (the OOM killer, a user) also reads,
+  # but before the budget. A user's TERM (143) stops the run to resume next time.
+  [ $rc -eq 124 ] && [ "$sft_stop" = term ] && rc=0
+  [ $rc -eq 137 ] && [ "$sft_stop" = kill ] && [ $(($(date +%s%3N) - began_ms)) -ge $((left * 1000 - 100)) ] && rc=0
   [ $rc -eq 0 ] || { echo "bopo_vs_sft.sh: sft seed $1 failed or was stopped (see $dir/train.log); run the study again to resume it" >&2; exit 1; }
   end_segment "$dir"
 }

@@ -28,8 +28,18 @@ echo "train $out $*" >> "$CALLS"
 mkdir -p "$out/checkpoints"
 kind=bopo; case $out in *sft_seed*) kind=sft ;; *grpo_seed*) kind=grpo ;; esac
 case " $* " in *" --resume "*) latest=$(cat "$out/checkpoints/latest"); first=$((${latest#step_} + 1)) ;; esac
+# As falcon_train: a TERM stops the run after the step in progress, with a checkpoint there.
+# SFT_STEP_SECONDS: how long each sft step takes (default: no time), for as many steps as asked.
+[ $kind = sft ] && [ -n "${SFT_STEP_SECONDS:-}" ] && for a in "$@"; do case $a in 'stages[0].steps='*) steps=${a#*=} ;; esac; done
+stop=0
+trap 'stop=1' TERM
 for s in $(seq "$first" "$steps"); do
+  if [ $kind = sft ] && [ -n "${SFT_STEP_SECONDS:-}" ]; then sleep "$SFT_STEP_SECONDS" & wait $! || true; fi
   echo "{\"type\": \"$kind\", \"step\": $s, \"time\": $((100 + s)), \"groups\": 8, \"skipped_groups\": 0, \"pairs\": 4, \"loss\": 0.5}" >> "$out/metrics.jsonl"
+  if [ $stop = 1 ]; then
+    mkdir -p "$out/checkpoints/step_$s" && echo "step_$s" > "$out/checkpoints/latest"
+    exit 143
+  fi
   # STOP_ONCE (a file naming a run folder): that run checkpoints step 2, logs step 3, and is killed
   # before its next checkpoint, the checkpoint dated CHECKPOINT_AFTER seconds into the segment
   if [ "$s" = 2 ] && [ -f "${STOP_ONCE:-/none}" ] && [ "$(cat "$STOP_ONCE")" = "$out" ]; then
@@ -173,6 +183,33 @@ class BopoVsSftScript(unittest.TestCase):
         self.assertIn(f"eval {sft}/eval/step_2", calls)
         with open(os.path.join(sft, "train.seconds")) as f:
             self.assertEqual(f.read().strip(), "1000")
+
+    def test_the_sft_arm_stops_at_its_budget_with_a_checkpoint_there(self):
+        # The bopo arm takes no time, so the sft arm's budget is 1 s, a few of its 0.4 s steps: the
+        # step in progress when timeout's TERM comes is checkpointed, and is its comparison point.
+        out = os.path.join(self.dir, "runs1")
+        sft = os.path.join(out, "sft_seed1")
+        result = self.run_study(out, SFT_STEP_SECONDS="0.4")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(os.path.join(sft, "checkpoints", "latest")) as f:
+            latest = f.read().strip()
+        self.assertIn(latest, ("step_1", "step_2", "step_3", "step_4"))
+        evals = [c for c in self.calls_made() if c.startswith(f"eval {sft}/")]
+        self.assertEqual(evals, [f"eval {sft}/eval/{latest}"])
+        with open(os.path.join(self.report, "runs", "study.txt")) as f:
+            self.assertIn("sft_stop=term", f.read().splitlines())
+
+    def test_sft_stop_kill_keeps_the_last_50_step_checkpoint_and_the_studies_made_before_it(self):
+        # SIGKILL at the budget: no checkpoint at the budget (its few steps reach no 50th).
+        out = os.path.join(self.dir, "runs1")
+        result = self.run_study(out, SFT_STEP_SECONDS="0.4", SFT_STOP="kill")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertFalse([c for c in self.calls_made() if "sft_seed1/eval" in c])
+        with open(os.path.join(self.report, "runs", "study.txt")) as f:
+            self.assertFalse([line for line in f.read().splitlines() if line.startswith("sft_stop")])
+        result = self.run_study(out, SFT_STOP="sometimes")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("SFT_STOP=sometimes", result.stderr)
 
     def test_another_starting_checkpoint_is_refused_naming_what_differs(self):
         self.assertEqual(self.run_study(os.path.join(self.dir, "runs1")).returncode, 0)
