@@ -39,7 +39,7 @@ ROW = re.compile(r"^\| (bopo|grpo|sft) \| (\d+) \| (\d+) \| ([\d.]+) \| ([\d.]+)
 
 
 def last_checkpoints(report):
-    """{(arm, seed): {"valid", "best8", "skipped"}} from a bopo_vs_sft.md, {} when it is missing."""
+    """{(arm, seed): {"minutes", "valid", "best8", "skipped"}} from a bopo_vs_sft.md, {} when it is missing."""
     path = os.path.join(report, "bopo_vs_sft.md")
     if not os.path.isfile(path):
         return {}
@@ -53,7 +53,8 @@ def last_checkpoints(report):
             m = ROW.match(line) if in_table else None
             if m:
                 skipped = re.match(r"([\d.]+)%", m.group(9))
-                runs[(m.group(1), int(m.group(2)))] = {"valid": float(m.group(5)), "best8": float(m.group(8)),
+                runs[(m.group(1), int(m.group(2)))] = {"minutes": float(m.group(4)), "valid": float(m.group(5)),
+                                                       "best8": float(m.group(8)),
                                                        "skipped": float(skipped.group(1)) if skipped else None}
     return runs
 
@@ -62,6 +63,14 @@ def mean_sd(values):
     if not values:
         return "not run"
     return mean_spread(values) + (" (1 seed)" if len(values) == 1 else "")
+
+
+def time_share(ratios):
+    """More SFT's minutes over BOPO's, per seed: the mean and, over several seeds, the range."""
+    if not ratios:
+        return "-"
+    text = f"{100 * statistics.mean(ratios):.0f}%"
+    return text + (f" ({100 * min(ratios):.0f}-{100 * max(ratios):.0f}%)" if len(ratios) > 1 else "")
 
 
 def summary_lines(studies, figure=None):
@@ -73,9 +82,11 @@ def summary_lines(studies, figure=None):
              "(grammar and repair on), lower is better. `valid`: the model alone, greedy, grammar on, repair off. "
              "`BOPO < SFT` / `BOPO < GRPO`: the seeds on which BOPO's best of 8 is lower than that arm's of the "
              "same seed. `degenerate`: BOPO's groups with fewer than two distinct feasible objectives (no pair), "
-             "mean over the seeds.", "",
-             "| problem | seeds | best of 8: BOPO | more SFT | GRPO | BOPO < SFT | BOPO < GRPO | valid: BOPO | more SFT | GRPO | degenerate |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "mean over the seeds. `SFT's time`: the training minutes at more SFT's compared checkpoint as a share "
+             "of BOPO's, mean over the seeds (lowest-highest): a study run with `SFT_STOP=kill` compared more SFT "
+             "at its last 50-step checkpoint inside BOPO's time, so below 100%.", "",
+             "| problem | seeds | best of 8: BOPO | more SFT | GRPO | BOPO < SFT | BOPO < GRPO | valid: BOPO | more SFT | GRPO | degenerate | SFT's time |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for problem, report in studies:
         runs = last_checkpoints(report)
         seeds = sorted({seed for (_, seed) in runs})
@@ -93,6 +104,8 @@ def summary_lines(studies, figure=None):
         cells += [wins("sft"), wins("grpo")]
         cells += [mean_sd([r["valid"] for r in by_arm[arm]]) for arm in ARMS]
         cells += [f"{statistics.mean(skipped):.1f}%" if skipped else "-"]
+        cells += [time_share([runs[("sft", s)]["minutes"] / runs[("bopo", s)]["minutes"] for s in seeds
+                              if ("sft", s) in runs and ("bopo", s) in runs and runs[("bopo", s)]["minutes"] > 0])]
         lines.append("| " + " | ".join(cells) + " |")
     if figure:
         lines += ["", f"![Every seed's best of 8 and greedy validity, per problem and arm]({figure})"]
