@@ -11,15 +11,11 @@ double beta_binomial_confidence(int matches, int n, double alpha0, double beta0)
   return (alpha0 + matches) / (alpha0 + beta0 + n);
 }
 
-namespace {
-
 bool better_draw(const Draw& a, const Draw& b, problems::Sense sense) {
   if (a.feasible != b.feasible) return a.feasible;
   if (!a.feasible) return false;
   return sense == problems::Sense::kMinimize ? a.objective < b.objective : a.objective > b.objective;
 }
-
-}  // namespace
 
 int best_draw(const std::vector<Draw>& draws, int n, problems::Sense sense) {
   int best = -1;

@@ -42,6 +42,9 @@ struct Draw {
 // (alpha0 + matches) / (alpha0 + beta0 + n).
 double beta_binomial_confidence(int matches, int n, double alpha0 = 1.0, double beta0 = 1.0);
 
+// Whether a is strictly better than b: feasible beats infeasible, then the objective by `sense`.
+bool better_draw(const Draw& a, const Draw& b, problems::Sense sense);
+
 // Index of the best of draws[0, n): feasible beats infeasible, then the objective by `sense`;
 // the earliest on ties (and among infeasible draws, the first). -1 when n == 0.
 int best_draw(const std::vector<Draw>& draws, int n, problems::Sense sense);

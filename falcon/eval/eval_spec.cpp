@@ -185,6 +185,7 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
   }
   if (r.kind == MethodKind::kFixed) r.match = match_from_string(c.get_string(base + ".match", "solution"), at(c, base + ".match"));
   if (r.kind != MethodKind::kGreedy) {
+    r.with_greedy = c.get_bool(base + ".with_greedy", false);
     r.temperature = c.get_double(base + ".temperature", r.temperature);
     require(r.temperature > 0, c, base + ".temperature", "must be > 0 (use type: greedy for argmax decoding)");
     r.top_k = static_cast<int>(c.get_int(base + ".top_k", 0));

@@ -59,6 +59,9 @@ struct RowSpec {
   bool computed_notes = false;  // the decoder writes an echo text's notes (decoding/computed_notes.h)
   bool computed_notes_auto = false;  // computed_notes: auto, settled by settle_auto_notes once the model is known
   Match match = Match::kSolution;
+  // fixed / adaptive: the greedy decode joins the candidates; the row delivers it where it beats
+  // the best sample (the samples, their count and consistency are the row's as without it).
+  bool with_greedy = false;
   // solver rows
   std::string solver;           // "nearest_neighbor", "reference", ...
   double time_limit_s = 0;      // 0 = the solver's own budget

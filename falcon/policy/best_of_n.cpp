@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "falcon/core/error.h"
 #include "falcon/eval/adaptive.h"
@@ -24,6 +25,8 @@ struct InstanceDraws {
   eval::TimeSplit seconds;
   eval::AdaptiveDecision decision;
   bool done = false;
+  std::optional<eval::SampleOutcome> greedy;  // with_greedy: the argmax decode, a candidate beside the samples
+  std::string greedy_text;
 };
 
 // Samples per instance in the next round, given `drawn` so far.
@@ -42,7 +45,12 @@ eval::InstanceResult deliver(const eval::EvalInstance& e, const eval::RowSpec& r
   const auto& problem = *e.problem;
   const int used = row.kind == eval::MethodKind::kAdaptive ? d.decision.samples : static_cast<int>(d.draws.size());
   const int best = row.kind == eval::MethodKind::kAdaptive ? d.decision.best : eval::best_draw(d.draws, used, problem.sense());
-  const eval::SampleOutcome& delivered = d.outcomes.at(best);
+  bool greedy_wins = false;
+  if (d.greedy) {
+    const eval::Draw greedy{d.greedy->feasible, d.greedy->objective, -1};
+    greedy_wins = eval::better_draw(greedy, d.draws.at(best), problem.sense());
+  }
+  const eval::SampleOutcome& delivered = greedy_wins ? *d.greedy : d.outcomes.at(best);
   eval::InstanceResult r;
   r.row = row.name;
   r.instance = e.name;
@@ -63,8 +71,31 @@ eval::InstanceResult deliver(const eval::EvalInstance& e, const eval::RowSpec& r
   }
   r.seconds = d.seconds;
   r.solution = problem.format(*e.instance, delivered.solution);
-  r.text = d.texts.at(best);
+  r.text = greedy_wins ? d.greedy_text : d.texts.at(best);
   return r;
+}
+
+// One rollout call over the active instances; its time is shared equally among them (batched work).
+std::vector<std::vector<RolloutSample>> timed_rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                                      const std::vector<RolloutItem>& items,
+                                                      const std::vector<std::size_t>& active, const RolloutOptions& options,
+                                                      const MaskFactory& masks, std::vector<InstanceDraws>& state) {
+  std::vector<RolloutItem> batch;
+  for (auto i : active) batch.push_back(items[i]);
+  sampling::GenerateStats stats;
+  const auto start = Clock::now();
+  auto groups = rollout(model, tokenizer, batch, options, masks, &stats);
+  const double wall = std::chrono::duration<double>(Clock::now() - start).count();
+  const double share = 1.0 / static_cast<double>(active.size());
+  for (std::size_t j = 0; j < active.size(); ++j) {
+    auto& d = state[active[j]];
+    d.seconds.total += wall * share;
+    d.seconds.model += stats.model_seconds * share;
+    d.seconds.mask += stats.mask_seconds * share;
+    d.seconds.sample += stats.sample_seconds * share;
+    for (const auto& sample : groups[j]) d.seconds.repair += sample.outcome.repair_seconds;
+  }
+  return groups;
 }
 
 }  // namespace
@@ -76,6 +107,22 @@ std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::
   if (instances.size() != items.size()) throw Error("best_of_n: one rollout item per instance");
   if (!row.uses_model()) throw Error("best_of_n: row '" + row.name + "' is a solver row");
   std::vector<InstanceDraws> state(instances.size(), InstanceDraws(row.match));
+  RolloutOptions common;
+  common.sampling = {row.temperature, row.top_k, row.top_p};
+  common.repair = row.repair;
+  common.seed = seed;
+  if (row.with_greedy && row.kind != eval::MethodKind::kGreedy) {
+    RolloutOptions options = common;
+    options.samples_per_item = 1;
+    options.greedy = true;
+    std::vector<std::size_t> all(state.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    const auto groups = timed_rollout(model, tokenizer, items, all, options, masks, state);
+    for (std::size_t i = 0; i < state.size(); ++i) {
+      state[i].greedy = groups[i].at(0).outcome;
+      state[i].greedy_text = groups[i].at(0).text;
+    }
+  }
   int drawn = 0;  // per instance, the same for every instance still sampling (lockstep rounds)
   for (;;) {
     std::vector<std::size_t> active;
@@ -83,30 +130,15 @@ std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::
       if (!state[i].done) active.push_back(i);
     if (active.empty()) break;
     const int k = round_samples(row, drawn);
-    RolloutOptions options;
+    RolloutOptions options = common;
     options.samples_per_item = k;
     options.greedy = row.kind == eval::MethodKind::kGreedy;
-    options.sampling = {row.temperature, row.top_k, row.top_p};
-    options.repair = row.repair;
-    options.seed = seed;
     options.first_sample = static_cast<std::uint64_t>(drawn);
     options.key_stride = static_cast<std::uint64_t>(row.budget());
-    std::vector<RolloutItem> batch;
-    for (auto i : active) batch.push_back(items[i]);
-
-    sampling::GenerateStats stats;
-    const auto start = Clock::now();
-    const auto groups = rollout(model, tokenizer, batch, options, masks, &stats);
-    const double wall = std::chrono::duration<double>(Clock::now() - start).count();
-    const double share = 1.0 / static_cast<double>(active.size());  // batched work is shared equally
+    const auto groups = timed_rollout(model, tokenizer, items, active, options, masks, state);
     for (std::size_t j = 0; j < active.size(); ++j) {
       auto& d = state[active[j]];
-      d.seconds.total += wall * share;
-      d.seconds.model += stats.model_seconds * share;
-      d.seconds.mask += stats.mask_seconds * share;
-      d.seconds.sample += stats.sample_seconds * share;
       for (const auto& sample : groups[j]) {
-        d.seconds.repair += sample.outcome.repair_seconds;
         const int cls = d.classes.add(sample.outcome);
         d.match_classes.push_back(cls);
         d.draws.push_back({sample.outcome.feasible, sample.outcome.objective, cls});

@@ -12,6 +12,9 @@
 // Sample k of an instance draws from the stream (seed, key * budget + k) (generate.h), so the
 // first n samples of an adaptive row with n_max = 64 are the first n of a fixed N = 64 row: the
 // two can be compared sample for sample.
+//
+// with_greedy: one greedy decode per instance before the rounds; the row delivers it where it is
+// strictly better than the samples' choice. It changes no sample and no stopping decision.
 #include <cstdint>
 #include <vector>
 

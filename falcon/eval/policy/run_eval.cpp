@@ -60,6 +60,7 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
   if (row.kind != MethodKind::kGreedy) {
     j.update({{"temperature", row.temperature}, {"top_k", row.top_k}, {"top_p", row.top_p},
               {"match", to_string(row.match)}, {"round_size", row.round_size}});
+    if (row.with_greedy) j["with_greedy"] = true;
   }
   j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask},
              {"computed_notes", row.computed_notes}});

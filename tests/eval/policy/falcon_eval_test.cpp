@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -245,6 +246,54 @@ TEST_F(FalconEvalTest, ConfigErrorsNameTheKeyAndTheFix) {
   EXPECT_EQ(run.code, 1);
   // One line, no stack of messages.
   EXPECT_EQ(std::count(run.output.begin(), run.output.end(), '\n'), 1) << run.output;
+}
+
+// with_greedy: the greedy decode joins the samples, so each instance gets the better of the greedy
+// row's answer and the same row's best sample without it; the samples themselves are unchanged.
+// The semantic mask makes the random model write whole tours of its own, of different lengths (with
+// repair doing the work, its short answers all repair to one tour).
+TEST_F(FalconEvalTest, WithGreedyDeliversTheBetterOfTheGreedyAnswerAndTheBestSample) {
+  const auto config = write_config("with_greedy.yaml", base_config("with_greedy") + R"(
+rows:
+  - {type: greedy, semantic_mask: true}
+  - {type: fixed, n: 1, semantic_mask: true, name: f1}
+  - {type: fixed, n: 1, semantic_mask: true, with_greedy: true, name: f1g}
+  - {type: adaptive, n_min: 1, n_max: 2, round_size: 1, semantic_mask: true, name: a2}
+  - {type: adaptive, n_min: 1, n_max: 2, round_size: 1, semantic_mask: true, with_greedy: true, name: a2g}
+)");
+  const ProgramRun run = run_eval_program(config + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  std::map<std::string, std::vector<json>> by_row;
+  for (const auto& l : read_lines(dir_ / "with_greedy" / "instances.jsonl")) by_row[l["row"].get<std::string>()].push_back(l);
+  int greedy_delivered = 0;
+  for (const auto& [plain, with] : {std::pair<std::string, std::string>{"f1", "f1g"}, {"a2", "a2g"}}) {
+    ASSERT_EQ(by_row[with].size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) {
+      const auto &g = by_row["greedy"][i], &p = by_row[plain][i], &w = by_row[with][i];
+      ASSERT_TRUE(g["feasible"].get<bool>() && p["feasible"].get<bool>() && w["feasible"].get<bool>());  // repair on
+      const double best = std::min(g["objective"].get<double>(), p["objective"].get<double>());  // TSP minimises
+      EXPECT_DOUBLE_EQ(w["objective"].get<double>(), best) << with << " instance " << i;
+      const bool from_greedy = g["objective"].get<double>() < p["objective"].get<double>();
+      EXPECT_EQ(w["solution"], from_greedy ? g["solution"] : p["solution"]) << with << " instance " << i;
+      greedy_delivered += from_greedy;
+      for (const char* key : {"samples", "samples_drawn", "samples_feasible_raw", "consistency"})
+        EXPECT_EQ(w[key], p[key]) << with << " instance " << i << ": " << key;
+      EXPECT_GT(w["seconds"]["total"].get<double>(), 0.0);
+    }
+  }
+  // Somewhere the argmax tour is the shorter one, or the test shows nothing.
+  EXPECT_GT(greedy_delivered, 0);
+  std::ifstream in(dir_ / "with_greedy" / "summary.json");
+  const json summary = json::parse(in);
+  EXPECT_EQ(summary["rows"][2]["settings"]["with_greedy"], true);
+  EXPECT_FALSE(summary["rows"][1]["settings"].contains("with_greedy"));
+
+  // A greedy row has no samples to join: the key is refused, named.
+  const auto wrong = write_config("greedy_with_greedy.yaml",
+                                  base_config("greedy_with_greedy") + "rows:\n  - {type: greedy, with_greedy: true}\n");
+  const ProgramRun refused = run_eval_program(wrong);
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_NE(refused.output.find("rows[0].with_greedy"), std::string::npos) << refused.output;
 }
 
 std::string file_text(const fs::path& path) {
