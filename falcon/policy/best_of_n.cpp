@@ -78,7 +78,8 @@ eval::InstanceResult deliver(const eval::EvalInstance& e, const eval::RowSpec& r
 // One rollout call over the active instances; its time is shared equally among them (batched work).
 std::vector<std::vector<RolloutSample>> timed_rollout(model::CausalLm& model, const text::Tokenizer& tokenizer,
                                                       const std::vector<RolloutItem>& items,
-                                                      const std::vector<std::size_t>& active, const RolloutOptions& options,
+                                                      const std::vector<std::size_t>& active,
+                                                      const RolloutOptions& options,
                                                       const MaskFactory& masks, std::vector<InstanceDraws>& state) {
   std::vector<RolloutItem> batch;
   for (auto i : active) batch.push_back(items[i]);

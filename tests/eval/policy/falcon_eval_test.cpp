@@ -264,7 +264,8 @@ rows:
   const ProgramRun run = run_eval_program(config + " --quiet");
   ASSERT_EQ(run.code, 0) << run.output;
   std::map<std::string, std::vector<json>> by_row;
-  for (const auto& l : read_lines(dir_ / "with_greedy" / "instances.jsonl")) by_row[l["row"].get<std::string>()].push_back(l);
+  for (const auto& l : read_lines(dir_ / "with_greedy" / "instances.jsonl"))
+    by_row[l["row"].get<std::string>()].push_back(l);
   int greedy_delivered = 0;
   for (const auto& [plain, with] : {std::pair<std::string, std::string>{"f1", "f1g"}, {"a2", "a2g"}}) {
     ASSERT_EQ(by_row[with].size(), 4u);
