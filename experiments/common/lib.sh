@@ -153,16 +153,20 @@ sweep_threads() {
 # run_sweep NAME TEMPLATE EVAL RECIPE PROBLEMS...: fill the template into RUNS/NAME/sweep.yaml and
 # run its points for these problems. falcon_sweep skips points already done, so rerunning resumes,
 # and two experiments that name the same sweep (fig_repair reads table1_falcon) share its points.
+# RECIPE "-": solver rows only; the template names no model (no MODEL_<p>) and every point runs.
 run_sweep() {
   local name=$1 template=$2 eval=$3 recipe=$4; shift 4
   local out=$RUNS/$name p have=()
-  if [ "$SKIP_MISSING" = 1 ]; then  # only the problems whose model is there (need_models named the rest)
+  if [ "$SKIP_MISSING" = 1 ] && [ "$recipe" != - ]; then  # only the problems whose model is there (need_models named the rest)
     for p in "$@"; do [ -f "$(model_dir "$recipe" "$p")/config.json" ] && have+=("$p"); done
     [ ${#have[@]} -eq 0 ] && { echo "$EXP: sweep $name: no $recipe model of $*, nothing to run" >&2; return 0; }
     set -- "${have[@]}"
   fi
   local data=() q
-  for q in tsp op cvrp mis mvc pfsp jssp; do data+=("DATA_$q=$(data_file $q)" "MODEL_$q=$(model_dir "$recipe" $q)"); done
+  for q in tsp op cvrp mis mvc pfsp jssp; do
+    data+=("DATA_$q=$(data_file $q)")
+    [ "$recipe" = - ] || data+=("MODEL_$q=$(model_dir "$recipe" $q)")
+  done
   "$PY" experiments/common/expand_sweep.py "$template" "$out/sweep.yaml" BUILD="$BUILD" EVAL="$eval" OUT="$out" \
     THREADS="$(sweep_threads "$out")" LIMIT="$LIMIT" "${data[@]}" MORE_OVERRIDES="$MORE_OVERRIDES"
   echo "$EXP: sweep $name ($*): $out" >&2

@@ -41,12 +41,13 @@ def needs_line(points):
     problems = sorted({p.name.split(".")[0] for p in points}, key=lambda x: PROBLEMS.index(x))
     if not recipes:
         return "no trained model (solver rows only)"
-    heuristics = any(SWEEPS[p.sweep][1] is None for p in points)
+    solver_only = {p.sweep for p in points if SWEEPS[p.sweep][1] is None}  # heuristic rows: no model
     return (f"trained models `runs/<recipe>_<p>/final` (`runs/paper/...` at SCALE=paper) for recipe "
             f"{', '.join(recipes)} and p = {', '.join(problems)}; run.sh names the falcon_train command "
             "of each one missing (experiments/README.md lists them all)"
             + "".join(f"; the rows of `{r}`, one model for all of them, need `runs/{r}/final`" for r in one_model)
-            + ("; the heuristic rows need no model (ROWS=heuristics)" if heuristics else ""))
+            + ("; the heuristic rows need no model" if solver_only else "")
+            + (" (ROWS=heuristics)" if "table2_heuristics" in solver_only else ""))
 
 
 def _runs_table(points):

@@ -18,6 +18,7 @@ SWEEPS = {
     "table1_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
     "table1_falcon_all": ("experiments/table1_main/eval_falcon.yaml", "bopo_all"),  # one model, seven problems
     "table1_repair": ("experiments/table1_main/eval_repair.yaml", "bopo"),  # the model is not read
+    "table1_heuristic": ("experiments/table1_main/eval_heuristic.yaml", None),
     "table2_heuristics": ("experiments/table2_heuristics/eval_heuristics.yaml", None),
     "table2_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
     "table2_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
@@ -72,6 +73,8 @@ T1_ROWS = {  # paper row -> (sweep, falcon_eval row)
     "FALCON (Adaptive)": ("table1_falcon", "FALCON adaptive"),
 }
 T1_EXTRA = {
+    # Each problem's simple heuristic: nearest neighbour, greedy, NEH or MWKR (eval_heuristic.yaml)
+    "Simple heuristic (ours)": ("table1_heuristic", "Simple heuristic"),
     "Repair alone (ours)": ("table1_repair", "Repair alone"),  # repair of an empty answer
     # configs/bopo_all.yaml's one model for all seven problems, beside the per-problem FALCON rows
     "FALCON (N=8), one model for all seven (ours)": ("table1_falcon_all", "FALCON N=8"),

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Table 1 (tab:main_results_llm): SFT only, GRPO, LLMCoSolver-style SFT + FOARL (N=1, N=8) and
 # FALCON N=1 / N=8 / adaptive on the seven problems; the hosted-LLM rows are quoted from the paper.
+# Rows of ours: each problem's simple heuristic and repair of an empty answer (no model), the bar
+# a FALCON row must clear, and the one model for all seven problems.
 #   experiments/table1_main/run.sh                    # SCALE=small: the CPU recipes' models
 #   SCALE=paper experiments/table1_main/run.sh        # models under runs/paper/
 #   PROBLEMS="tsp cvrp" THREADS=1 experiments/table1_main/run.sh
@@ -27,6 +29,7 @@ if [ "$COLLECT_ONLY" = 0 ]; then
     echo "$EXP: the one-model rows not run: no trained model at $(model_dir bopo_all tsp): $(train_hint bopo_all tsp)" >&2
   fi
   run_sweep table1_repair $T experiments/table1_main/eval_repair.yaml bopo $P  # solver rows: instant
+  run_sweep table1_heuristic experiments/table1_main/heuristic.sweep.yaml experiments/table1_main/eval_heuristic.yaml - $P  # no model
 fi
 build_results table1
 finish

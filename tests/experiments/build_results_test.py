@@ -375,7 +375,9 @@ class Templates(unittest.TestCase):
                     ("experiments/table2_heuristics/heuristics.sweep.yaml",
                      {"BUILD": "build", "OUT": "runs/y", "THREADS": "1", "T2DATA": "runs/d"},
                      [name for rows in (specs.T2_HEURISTICS, specs.T2_EXTRA) for where in rows.values()
-                      for name, _ in where.values()])):
+                      for name, _ in where.values()]),
+                    ("experiments/table1_main/heuristic.sweep.yaml",
+                     {k: v for k, v in values.items() if not k.startswith("MODEL_")}, list(specs.PROBLEMS))):
                 path = os.path.join(tmp, "sweep.yaml")
                 with open(os.path.join(ROOT, template)) as f:
                     text = expand_sweep.expand(f.read(), given)
@@ -424,7 +426,8 @@ class Configs(unittest.TestCase):
                     m = re.match(r"\s*run_sweep (\S+) \S+ (\S+) (\S+) ", line)
                     if m:
                         calls += 1
-                        self.assertEqual(specs.SWEEPS[m[1]], (m[2], m[3]), f"{script}: {line.strip()}")
+                        recipe = None if m[3] == "-" else m[3]  # "-": solver rows, no model
+                        self.assertEqual(specs.SWEEPS[m[1]], (m[2], recipe), f"{script}: {line.strip()}")
         self.assertGreaterEqual(calls, 10)
 
     def test_every_sweep_a_script_runs_itself_is_archived(self):
@@ -474,6 +477,14 @@ class Configs(unittest.TestCase):
         self.assertEqual(sweeps, [["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp"]])
         self.assertIn(f"skipped: no trained model at {tmp}/m/bopo_cvrp/final, its points not run", r.stderr)
         self.assertIn("sweep s2: no grpo model of tsp, nothing to run", r.stderr)
+
+    def test_a_solver_only_sweep_names_no_model_and_skips_no_problem(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, lines = self.run_lib(tmp, "bopo_tsp", "run_sweep s t.yaml e.yaml - tsp cvrp")
+        expand = next(line for line in lines if "experiments/common/expand_sweep.py" in line)
+        self.assertFalse([v for v in expand if v.startswith("MODEL_")], expand)
+        self.assertIn("DATA_cvrp=data/cvrp20.h5", expand)
+        self.assertIn(["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp", "cvrp"], lines)
 
     def test_a_one_model_recipe_serves_every_problem_from_one_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
