@@ -29,11 +29,12 @@ tools/build.sh "$dir" -DFALCON_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 total=$(ctest --test-dir "$dir" -N | sed -n 's/^Total Tests: //p')
+# The numbers of the tests the record has seen pass, from ctest's lines
+# "  12/661 Test  #12: Name ....   Passed    0.01 sec".
+passed_numbers() { sed -n 's/^ *[0-9]*\/[0-9]* Test *#\([0-9]*\): .* Passed .*/\1/p' "$log" | sort -un; }
 select=()
 if [ "$resume" = 1 ]; then
-  # ctest's lines "  12/661 Test  #12: Name ....   Passed    0.01 sec": the numbers already passed
-  passed=$(sed -n 's/^ *[0-9]*\/[0-9]* Test *#\([0-9]*\): .* Passed .*/\1/p' "$log" | sort -un)
-  todo=$(comm -23 <(seq 1 "$total" | sort) <(echo "$passed" | sort) | sort -n | paste -sd, -)
+  todo=$(comm -23 <(seq 1 "$total" | sort) <(passed_numbers | sort) | sort -n | paste -sd, -)
   if [ -z "$todo" ]; then
     echo "sanitize.sh: every one of the $total tests has passed already ($log)"
     exit 0
@@ -47,7 +48,7 @@ fi
 status=0
 ctest --test-dir "$dir" --output-on-failure --parallel "${JOBS:-$(nproc)}" "${select[@]}" 2>&1 | tee -a "$log" ||
   status=$?
-passed=$(sed -n 's/^ *[0-9]*\/[0-9]* Test *#\([0-9]*\): .* Passed .*/\1/p' "$log" | sort -un | wc -l)
+passed=$(passed_numbers | wc -l)
 echo "# ended $(date -u +%FT%TZ): $passed of $total tests passed under the sanitizers (ctest status $status)" |
   tee -a "$log"
 exit "$status"
