@@ -5,5 +5,5 @@ cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/build.sh build
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"
-# A short, deterministic libFuzzer run of each fuzz target but dataset_fuzzer (clang build, no torch).
+# A short, deterministic libFuzzer run of each fuzz target (clang build, no torch).
 tools/fuzz.sh --runs 20000

@@ -22,8 +22,10 @@ ProbeOutcome probe_in_child(const std::function<void()>& work, double time_limit
 // `work(request)` in a fresh child of its own for each request. Forking copies the page tables of
 // the whole process, milliseconds for a fuzzer's hundreds of MB of sanitizer state, while a probe
 // of a small file reads for far less; forking the small server instead keeps thousands of probes a
-// second affordable. The work is fixed when the server starts (it runs in the server's copy of this
-// process); a request is a string, such as a path. One probe at a time.
+// second affordable. Each request gets a fresh child, never one that ran an earlier request: the
+// libraries probed (HDF5) do not always do the same on a damaged input after others. The work is
+// fixed when the server starts (it runs in the server's copy of this process); a request is a
+// string, such as a path. One probe at a time.
 class ProbeServer {
  public:
   explicit ProbeServer(std::function<void(const std::string&)> work);

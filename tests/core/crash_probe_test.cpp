@@ -6,11 +6,15 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 
 #include "falcon/core/error.h"
+
+// The sanitizer's, when the test is built with one (weak: null without).
+extern "C" void __sanitizer_set_death_callback(void (*callback)()) __attribute__((weak));
 
 namespace falcon {
 namespace {
@@ -63,6 +67,32 @@ TEST(CrashProbe, AServerReportsEachRequestAsAChildOfItsOwnEnded) {
   EXPECT_FALSE(server.probe(std::string("a\0b", 3) + std::string(100000, 'x'), 10).failed);
   EXPECT_FALSE(server.probe("ok", 10).failed);
   EXPECT_EQ(counter, 0);  // the work ran only in the server's children
+}
+
+// A fuzzer registers a death callback that writes the input as a crash file; in a probe's child
+// it must not run: the child's end is reported, not recorded as this process's crash. Under a
+// sanitizer only (tools/sanitize.sh), where an error the sanitizer catches calls the callback.
+std::string death_marker;
+void write_death_marker() {
+  if (std::FILE* f = std::fopen(death_marker.c_str(), "w")) std::fclose(f);
+}
+
+TEST(CrashProbe, AChildRunsNoSanitizerDeathCallback) {
+  if (__sanitizer_set_death_callback == nullptr) GTEST_SKIP() << "not built with a sanitizer";
+  death_marker = ::testing::TempDir() + "crash_probe_death_marker";
+  std::remove(death_marker.c_str());
+  __sanitizer_set_death_callback(write_death_marker);
+  const ProbeOutcome overflow = probe_in_child([] {
+    auto* bytes = new char[4];
+    static_cast<volatile char*>(bytes)[4] = 1;  // one past the end: the sanitizer stops the child
+    delete[] bytes;
+  }, 10);
+  __sanitizer_set_death_callback(nullptr);
+  EXPECT_TRUE(overflow.failed) << overflow.how;
+  std::FILE* marker = std::fopen(death_marker.c_str(), "r");
+  EXPECT_EQ(marker, nullptr) << "the death callback ran in the child";
+  if (marker != nullptr) std::fclose(marker);
+  std::remove(death_marker.c_str());
 }
 
 TEST(CrashProbe, AServerThatIsGoneIsAnErrorNotASignal) {

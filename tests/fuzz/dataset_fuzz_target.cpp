@@ -6,6 +6,9 @@
 // so after dataset_fuzz_start() the same read runs in a child of a small probe server forked at
 // start-up, and the file is then opened without open()'s own probe. A file the library breaks on
 // in the probe is skipped, after checking (for a crash, which is quick) that open() refuses it.
+// The probe's child is not this process: on a damaged file HDF5 does not always do the same after
+// other files, so campaigns run with libFuzzer's -timeout, which would end a run that spins here
+// with the input saved.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -20,7 +23,9 @@ namespace falcon::fuzz {
 namespace {
 
 // Far above the read of a fuzzer-sized file (tens of kB: a few milliseconds), and far below open()'s
-// own limit: 1 input in 130 to 330 made the library spin in the runs measured, each costing this long.
+// own limit: 1 input in 130 to 330 made the library spin in the runs measured, each costing this
+// long. Not lower: some inputs take 0.1-0.25 s to crash the library, and at 0.1 s they read as
+// spins, which the target skips without checking that open() refuses them.
 constexpr double kFuzzProbeLimitS = 0.25;
 
 struct ProbeCounts {
