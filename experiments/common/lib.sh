@@ -175,6 +175,13 @@ run_sweep() {
   "$PY" experiments/common/archive_points.py "$RUNS" "$ARCHIVE" "$name" || SWEEP_FAILED=1
 }
 
+# mark_not_available SWEEP POINT REASON: a point this run.sh does not run for the models it has,
+# kept with the archived points so that the table says "not available" there and its Runs list
+# gives REASON (one line); a later run of the point, once archived, replaces the mark.
+mark_not_available() {
+  mkdir -p "$ARCHIVE/$1/$2" && printf '%s\n' "$3" > "$ARCHIVE/$1/$2/not_available"
+}
+
 # build_results KEY [SCALE_TEXT]: results.{md,tex,csv} of this experiment (results_paper.* at
 # SCALE=paper). The command written into them carries the settings that change the numbers:
 # SCALE, PROBLEMS, THREADS (times), LIMIT and the run.sh's own (EXTRA_ENV, e.g. Table 2's ROWS).

@@ -13,7 +13,8 @@ LEGEND = ("Each cell: *paper / ours*. *quoted*: a row quoted from the paper (hos
           "LLM-based optimisation methods, which this project does not run). *not run*: the "
           "experiment has not been run at this scale (the command is above). *failed* / "
           "*interrupted*: the point's log.txt says why. *no instances*: none of the run's instances "
-          "falls in this bucket. *not available*: a method this project does not have. "
+          "falls in this bucket. *not available*: a method this project does not have, or a point its "
+          "run.sh does not run for this model (the Runs list says why). "
           "*(k of 7)*: a mean over only the k problems that were run; in a size bucket, *(k of m)*: a mean "
           "gap over only k of its m instances, the others having no feasible solution or not fitting the "
           "model's context (prompt + solution; the point's summary.json lists them). *none feasible*: "
@@ -22,14 +23,17 @@ LEGEND = ("Each cell: *paper / ours*. *quoted*: a row quoted from the paper (hos
 
 
 def _status_line(points):
+    skipped = sum(p.status == C.NOT_AVAILABLE for p in points)  # run.sh does not run them (Runs says why)
+    runnable = len(points) - skipped
     done = sum(p.done for p in points)
-    if not points:
-        return "nothing to run"
+    aside = f" ({skipped} not available)" if skipped else ""
+    if runnable == 0:
+        return "nothing to run" + aside
     if done == 0:
-        return "**not run yet**"
-    if done < len(points):
-        return f"partly run: {done} of {len(points)} falcon_eval points done"
-    return f"run: all {len(points)} falcon_eval points done"
+        return "**not run yet**" + aside
+    if done < runnable:
+        return f"partly run: {done} of {runnable} falcon_eval points done" + aside
+    return f"run: all {runnable} falcon_eval points done" + aside
 
 
 def needs_line(points):

@@ -5,6 +5,13 @@ nothing here runs a program."""
 import json
 import os
 
+import cells as C
+
+
+# Written by a run script in place of a point it does not run for this model (one line: why). The
+# table shows "not available" there and the Runs list the reason; a run of the point replaces it.
+NOT_AVAILABLE_FILE = "not_available"
+
 
 class RunsError(Exception):
     """A finished point whose files do not say what the table expects: a config and its table
@@ -21,9 +28,10 @@ def _read_json(path):
 
 def _point_dir(roots, sweep, name):
     """The folder of a point among several roots (the runs folder, then the archive): the first
-    where it is done, else the first where it was started, else the first root's."""
+    where it is done, else the first where it was started, else the first where a run script said
+    it does not apply, else the first root's."""
     dirs = [os.path.join(root, sweep, name) for root in roots]
-    for marker in ("done", "point.json"):
+    for marker in ("done", "point.json", NOT_AVAILABLE_FILE):
         for d in dirs:
             if os.path.exists(os.path.join(d, marker)):
                 return d
@@ -41,14 +49,24 @@ class Point:
 
     @property
     def status(self):
-        """done, failed, interrupted (started, never finished) or not run: falcon_sweep's words."""
+        """done, failed, interrupted (started, never finished) or not run: falcon_sweep's words; or
+        not available: the run script does not run it for this model (not_available_reason says why)."""
         if os.path.exists(os.path.join(self.dir, "done")):
             return "done"
         if os.path.exists(os.path.join(self.dir, "failed")):
             return "failed"
         if os.path.exists(os.path.join(self.dir, "point.json")):
             return "interrupted"
-        return "not run"
+        if os.path.exists(os.path.join(self.dir, NOT_AVAILABLE_FILE)):
+            return C.NOT_AVAILABLE
+        return C.NOT_RUN
+
+    def not_available_reason(self):
+        try:
+            with open(os.path.join(self.dir, NOT_AVAILABLE_FILE), encoding="utf-8") as f:
+                return f.read().strip()
+        except OSError:
+            return ""
 
     @property
     def done(self):
@@ -90,7 +108,10 @@ class Point:
         """What the point ran on: dataset, instance count, model (for the results' scale line)."""
         record = _read_json(os.path.join(self.dir, "point.json")) or {}
         overrides = dict(o.split("=", 1) for o in record.get("overrides", []) if "=" in o)
-        out = {"point": f"{self.sweep}/{self.name}", "status": self.status,
+        status = self.status
+        if status == C.NOT_AVAILABLE:
+            status += f": {self.not_available_reason() or 'no reason given'}"
+        out = {"point": f"{self.sweep}/{self.name}", "status": status,
                "model": overrides.get("model.path", "").strip('"'),
                "dataset": overrides.get("data.dataset", "").strip('"')}
         if self.done:

@@ -20,7 +20,9 @@ if [ "$COLLECT_ONLY" = 0 ]; then
   masked=()
   for p in $P; do
     if grep -qE '"style": *"compact_(echo|state|ranked|insert)"' "$(model_dir bopo "$p")/text_style.json" 2>/dev/null; then
-      echo "$EXP: no semantic-mask row for $p: its model's text writes notes, which the mask would read as indices" >&2
+      why="its model's text writes notes, which the semantic mask would read as indices"
+      echo "$EXP: no semantic-mask row for $p: $why" >&2
+      mark_not_available table3_mask "$p" "$why"
     else
       masked+=("$p")
     fi

@@ -26,6 +26,7 @@ import archive_points  # noqa: E402
 import buckets  # noqa: E402
 import build_results  # noqa: E402
 import expand_sweep  # noqa: E402
+import runs  # noqa: E402
 import specs  # noqa: E402
 
 try:
@@ -60,6 +61,10 @@ class FakeRuns:
     def point(self, sweep, name, rows, lines=(), status="done", over_context=()):
         d = os.path.join(self.root, sweep, name)
         os.makedirs(d, exist_ok=True)
+        if status == "not available":  # a run script's mark (lib.sh's mark_not_available), no run
+            with open(os.path.join(d, "not_available"), "w") as f:
+                f.write("its model's text writes notes\n")
+            return
         with open(os.path.join(d, "point.json"), "w") as f:
             json.dump({"overrides": [f"model.path=runs/x_{name}/final", f"data.dataset=data/{name}.h5"]}, f)
         if status == "done":
@@ -293,6 +298,19 @@ class Archive(unittest.TestCase):
         self.assertEqual(self.ours(rows, "FALCON (Full)", "TSP Gap"), "1.23")
         self.assertEqual(self.ours(rows, "FALCON (Full)", "CVRP Gap"), "4.56")
 
+    def test_a_point_marked_not_available_says_so_and_why_until_it_runs(self):
+        FakeRuns(self.runs).point("table3_mask", "tsp", [summary_row("with semantic mask", gap_feasible=0.047)])
+        FakeRuns(self.archive).point("table3_mask", "cvrp", [], status="not available")
+        rows = self.build("table3", [self.runs, self.archive])
+        self.assertEqual(self.ours(rows, "with semantic mask (ours)", "TSP Gap"), "4.70")
+        self.assertEqual(self.ours(rows, "with semantic mask (ours)", "CVRP Gap"), "not available")
+        self.assertEqual(self.ours(rows, "w/o BOPO", "CVRP Gap"), "not run")  # only the marked point
+        with open(self.out + ".md") as f:
+            self.assertIn("| table3_mask/cvrp | not available: its model's text writes notes | - |", f.read())
+        FakeRuns(self.runs).point("table3_mask", "cvrp", [summary_row("with semantic mask", gap_feasible=0.05)])
+        rows = self.build("table3", [self.runs, self.archive])
+        self.assertEqual(self.ours(rows, "with semantic mask (ours)", "CVRP Gap"), "5.00")
+
     def test_a_fresh_run_of_a_point_wins_over_the_archived_one(self):
         FakeRuns(self.runs).point("table3_bopo", "tsp", self.table3_rows(0.0123))
         FakeRuns(self.archive).point("table3_bopo", "tsp", self.table3_rows(0.0999))
@@ -485,6 +503,17 @@ class Configs(unittest.TestCase):
         self.assertFalse([v for v in expand if v.startswith("MODEL_")], expand)
         self.assertIn("DATA_cvrp=data/cvrp20.h5", expand)
         self.assertIn(["tools/falcon_sweep.py", f"{tmp}/r/s/sweep.yaml", "--only", "tsp", "cvrp"], lines)
+
+    def test_a_point_not_run_for_its_model_is_marked_beside_the_archived_points(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, ARCHIVE=os.path.join(tmp, "points"))
+            r = subprocess.run(["bash", "-c", "source experiments/common/lib.sh; "
+                                "mark_not_available table3_mask cvrp 'its text writes notes'"],
+                               cwd=ROOT, env=env, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            point = runs.Point(os.path.join(tmp, "points"), "table3_mask", "cvrp")
+            self.assertEqual(point.status, "not available")
+            self.assertEqual(point.not_available_reason(), "its text writes notes")
 
     def test_a_one_model_recipe_serves_every_problem_from_one_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
