@@ -8,6 +8,9 @@
 #   LIMIT=20           the first LIMIT test instances of each problem (default 0 = all of them)
 #   SKIP_MISSING=1     run the points whose models exist and leave the others "not run" (each
 #                      one skipped is named), instead of stopping before anything runs
+#   SWEEPS="table1_falcon_all"  run only these of the run.sh's sweeps; the others' points stay as
+#                      they are and the tables still read them (RUNS, then ARCHIVE). Add SKIP_MISSING=1
+#                      when the models of the sweeps left out are not there
 #   BUILD=build        where the programs are (e.g. BUILD=/path/to/build)
 #   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
 #   ARCHIVE            where each finished point is kept in the repository (default
@@ -45,6 +48,7 @@ MISSING=()      # one line per missing prerequisite, printed together by stop_if
 SKIPPED=()      # with SKIP_MISSING=1: the missing models, named but not fatal
 SKIP_MISSING=${SKIP_MISSING:-0}
 SWEEP_FAILED=0
+SWEEPS_REACHED=()  # the sweeps run_sweep was called for, to tell a misspelt name in SWEEPS
 
 # The problems to run: the table's own ($1), narrowed by PROBLEMS when given.
 problems_of() {
@@ -157,6 +161,11 @@ sweep_threads() {
 run_sweep() {
   local name=$1 template=$2 eval=$3 recipe=$4; shift 4
   local out=$RUNS/$name p have=()
+  SWEEPS_REACHED+=("$name")
+  if [ -n "${SWEEPS:-}" ] && [[ " $SWEEPS " != *" $name "* ]]; then
+    echo "$EXP: sweep $name: not in SWEEPS, its points left as they are" >&2
+    return 0
+  fi
   if [ "$SKIP_MISSING" = 1 ] && [ "$recipe" != - ]; then  # only the problems whose model is there (need_models named the rest)
     for p in "$@"; do [ -f "$(model_dir "$recipe" "$p")/config.json" ] && have+=("$p"); done
     [ ${#have[@]} -eq 0 ] && { echo "$EXP: sweep $name: no $recipe model of $*, nothing to run" >&2; return 0; }
@@ -198,6 +207,11 @@ build_results() {
 }
 
 finish() {
+  local s
+  for s in ${SWEEPS:-}; do
+    [ "$COLLECT_ONLY" = 1 ] || [[ " ${SWEEPS_REACHED[*]} " == *" $s "* ]] ||
+      { echo "$EXP: SWEEPS names '$s', which this run did not come to (it came to: ${SWEEPS_REACHED[*]:-none})" >&2; exit 2; }
+  done
   [ "$SWEEP_FAILED" -eq 0 ] && return 0
   echo "$EXP: some points failed (their log.txt under $RUNS says why); rerun the same command to retry them" >&2
   exit 1

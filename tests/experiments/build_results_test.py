@@ -469,7 +469,7 @@ class Configs(unittest.TestCase):
         self.assertEqual(r.stdout.split(), ["1", "0"], r.stderr)
         self.assertIn("was started with THREADS=1 and keeps it", r.stderr)
 
-    def run_lib(self, tmp, model, script):
+    def run_lib(self, tmp, model, script, **extra_env):
         """Runs lib.sh functions with SKIP_MISSING=1, one trained model at tmp/m/<model>/final, and a
         stand-in for python3 that records what the sweep tools were asked; returns (result, calls)."""
         os.makedirs(os.path.join(tmp, "m", model, "final"))
@@ -480,7 +480,7 @@ class Configs(unittest.TestCase):
             f.write(f"#!/bin/sh\necho \"$*\" >>{calls}\n")
         os.chmod(fake_py, 0o755)
         env = dict(os.environ, SKIP_MISSING="1", MODELS=os.path.join(tmp, "m"), RUNS=os.path.join(tmp, "r"),
-                   PY=fake_py)
+                   PY=fake_py, **extra_env)
         r = subprocess.run(["bash", "-c", "source experiments/common/lib.sh; " + script], cwd=ROOT, env=env,
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -514,6 +514,21 @@ class Configs(unittest.TestCase):
             point = runs.Point(os.path.join(tmp, "points"), "table3_mask", "cvrp")
             self.assertEqual(point.status, "not available")
             self.assertEqual(point.not_available_reason(), "its text writes notes")
+
+    def test_sweeps_runs_only_the_sweeps_it_names(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r, lines = self.run_lib(tmp, "bopo_tsp", "run_sweep s t.yaml e.yaml bopo tsp; "
+                                    "run_sweep s2 t.yaml e.yaml bopo tsp; finish", SWEEPS="s2")
+        sweeps = [line for line in lines if "tools/falcon_sweep.py" in line]
+        self.assertEqual(sweeps, [["tools/falcon_sweep.py", f"{tmp}/r/s2/sweep.yaml", "--only", "tsp"]])
+        self.assertIn("sweep s: not in SWEEPS, its points left as they are", r.stderr)
+
+    def test_a_misspelt_sweep_in_sweeps_is_an_error(self):
+        env = dict(os.environ, SWEEPS="s3", RUNS="/nonexistent", PY="true")
+        r = subprocess.run(["bash", "-c", "source experiments/common/lib.sh; run_sweep s t.yaml e.yaml - tsp; finish"],
+                           cwd=ROOT, env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("SWEEPS names 's3', which this run did not come to (it came to: s)", r.stderr)
 
     def test_a_one_model_recipe_serves_every_problem_from_one_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
