@@ -5,6 +5,7 @@
 #include <string>
 
 #include "falcon/core/error.h"
+#include "falcon/decoding/dfa_minimise.h"
 #include "falcon/decoding/grammar_nfa.h"
 #include "falcon/decoding/reachability.h"
 
@@ -23,16 +24,24 @@ ByteClasses byte_classes(const Nfa& nfa) {
   for (const auto& edges : nfa.edges)
     for (const auto& e : edges)
       if (std::find(labels.begin(), labels.end(), e.bytes) == labels.end()) labels.push_back(e.bytes);
+  // Refined label by label: two bytes stay together while every label so far holds both or
+  // neither. Numbering each round by first byte keeps classes in the order of their first byte.
   ByteClasses c;
   c.of.assign(256, 0);
-  std::map<std::vector<bool>, int> ids;
-  for (int b = 0; b < 256; ++b) {
-    std::vector<bool> signature(labels.size());
-    for (std::size_t i = 0; i < labels.size(); ++i) signature[i] = labels[i].test(b);
-    auto [it, inserted] = ids.emplace(signature, static_cast<int>(ids.size()));
-    if (inserted) c.rep.push_back(static_cast<unsigned char>(b));
-    c.of[b] = it->second;
+  int count = 1;
+  std::vector<int> renumber;
+  for (const ByteSet& label : labels) {
+    renumber.assign(2 * static_cast<std::size_t>(count), -1);
+    int next = 0;
+    for (int b = 0; b < 256; ++b) {
+      int& to = renumber[2 * c.of[b] + (label.test(b) ? 1 : 0)];
+      if (to < 0) to = next++;
+      c.of[b] = to;
+    }
+    count = next;
   }
+  c.rep.assign(count, 0);
+  for (int b = 255; b >= 0; --b) c.rep[c.of[b]] = static_cast<unsigned char>(b);
   return c;
 }
 
@@ -124,27 +133,6 @@ std::vector<std::int32_t> live_states(const std::vector<std::int32_t>& trans, co
   return renumber;
 }
 
-// Moore's partition refinement; returns the block of every state.
-std::vector<std::int32_t> minimise(const std::vector<std::int32_t>& trans, const std::vector<std::uint8_t>& accepting, int k) {
-  const int n = static_cast<int>(accepting.size());
-  std::vector<std::int32_t> block(n);
-  for (int s = 0; s < n; ++s) block[s] = accepting[s];
-  int blocks = -1;
-  for (;;) {
-    std::map<std::vector<std::int32_t>, std::int32_t> ids;
-    std::vector<std::int32_t> next(n);
-    std::vector<std::int32_t> signature(k + 1);
-    for (int s = 0; s < n; ++s) {
-      signature[0] = block[s];
-      for (int c = 0; c < k; ++c) signature[c + 1] = trans[s * k + c] < 0 ? -1 : block[trans[s * k + c]];
-      next[s] = ids.emplace(signature, static_cast<std::int32_t>(ids.size())).first->second;
-    }
-    block.swap(next);
-    if (static_cast<int>(ids.size()) == blocks) return block;
-    blocks = static_cast<int>(ids.size());
-  }
-}
-
 }  // namespace
 
 ByteDfa ByteDfa::compile(const Grammar& grammar, IndexRange range, const CompileLimits& limits) {
@@ -170,7 +158,7 @@ ByteDfa ByteDfa::compile(const Grammar& grammar, IndexRange range, const Compile
       trans[renumber[s] * k + c] = t < 0 ? kReject : renumber[t];
     }
   }
-  const std::vector<std::int32_t> block = minimise(trans, accepting, k);
+  const std::vector<std::int32_t> block = minimise_dfa(trans, accepting, k);
 
   // Number the blocks in breadth-first order from the start so state ids are stable.
   const int n = static_cast<int>(accepting.size());
