@@ -56,6 +56,20 @@ class PreferencesSummary(unittest.TestCase):
             with open(os.path.join(d, "summary.png"), "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
+    def test_an_arm_with_fewer_seeds_than_its_row_says_how_many(self):
+        three_seeds = REPORT.replace("| sft | 2 | 150 |", "| grpo | 2 | 60 | 6.6 | 90.0 | 34.37 | 96.4 | 24.00 | 0.0% |\n"
+                                     "| bopo | 3 | 60 | 4.9 | 90.0 | 34.37 | 78.1 | 22.00 | 30.0% (103 pairs) |\n"
+                                     "| sft | 2 | 150 |")
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "bopo_vs_sft.md"), "w") as f:
+                f.write(three_seeds)
+            out = os.path.join(d, "summary.md")
+            subprocess.run([sys.executable, SCRIPT, "--out", out, "OP-20=" + d], check=True, capture_output=True)
+            with open(out) as f:
+                text = f.read()
+            # BOPO on seeds 1-3, more SFT and GRPO on 1 and 2.
+            self.assertIn("| OP-20 | 3 | 22.00 ± 1.00 | 22.00 ± 2.83 (2 seeds) | 23.00 ± 1.41 (2 seeds) |", text)
+
     def test_an_argument_without_a_report_folder_is_refused(self):
         result = subprocess.run([sys.executable, SCRIPT, "--out", os.devnull, "op"], capture_output=True, text=True)
         self.assertNotEqual(result.returncode, 0)

@@ -59,10 +59,13 @@ def last_checkpoints(report):
     return runs
 
 
-def mean_sd(values):
+def mean_sd(values, seeds):
+    """Mean ± sd, saying how many seeds it is over when the arm has fewer than the row's `seeds`."""
     if not values:
         return "not run"
-    return mean_spread(values) + (" (1 seed)" if len(values) == 1 else "")
+    if len(values) == 1:
+        return mean_spread(values) + " (1 seed)"
+    return mean_spread(values) + (f" ({len(values)} seeds)" if len(values) < seeds else "")
 
 
 def time_share(ratios):
@@ -100,9 +103,9 @@ def summary_lines(studies, figure=None):
 
         skipped = [r["skipped"] for r in by_arm["bopo"] if r["skipped"] is not None]
         cells = [problem, str(len(seeds)) if seeds else "0"]
-        cells += [mean_sd([r["best8"] for r in by_arm[arm]]) for arm in ARMS]
+        cells += [mean_sd([r["best8"] for r in by_arm[arm]], len(seeds)) for arm in ARMS]
         cells += [wins("sft"), wins("grpo")]
-        cells += [mean_sd([r["valid"] for r in by_arm[arm]]) for arm in ARMS]
+        cells += [mean_sd([r["valid"] for r in by_arm[arm]], len(seeds)) for arm in ARMS]
         cells += [f"{statistics.mean(skipped):.1f}%" if skipped else "-"]
         cells += [time_share([runs[("sft", s)]["minutes"] / runs[("bopo", s)]["minutes"] for s in seeds
                               if ("sft", s) in runs and ("bopo", s) in runs and runs[("bopo", s)]["minutes"] > 0])]
