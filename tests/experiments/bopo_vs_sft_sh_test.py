@@ -22,17 +22,20 @@ except ImportError:
 
 # Each stand-in notes its call in $CALLS, then writes what the script reads of the real program's output.
 FAKE_TRAIN = r'''#!/usr/bin/env bash
+# As falcon_train: a TERM stops the run after the step in progress, with a checkpoint there
+# (handled from the first line, so a TERM that comes early on a loaded machine finds it).
+stop=0
+trap 'stop=1' TERM
 out=; steps=4; first=1
 for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; 'stages[1].steps='*) steps=${a#*=} ;; esac; done
 echo "train $out $*" >> "$CALLS"
 mkdir -p "$out/checkpoints"
 kind=bopo; case $out in *sft_seed*) kind=sft ;; *grpo_seed*) kind=grpo ;; esac
 case " $* " in *" --resume "*) latest=$(cat "$out/checkpoints/latest"); first=$((${latest#step_} + 1)) ;; esac
-# As falcon_train: a TERM stops the run after the step in progress, with a checkpoint there.
-# SFT_STEP_SECONDS: how long each sft step takes (default: no time), for as many steps as asked.
+# SFT_STEP_SECONDS: how long each sft step takes (default: no time), for as many steps as asked;
+# BOPO_SECONDS: how long a bopo run takes (default: no time), the sft arm's budget.
 [ $kind = sft ] && [ -n "${SFT_STEP_SECONDS:-}" ] && for a in "$@"; do case $a in 'stages[0].steps='*) steps=${a#*=} ;; esac; done
-stop=0
-trap 'stop=1' TERM
+[ $kind = bopo ] && [ -n "${BOPO_SECONDS:-}" ] && sleep "$BOPO_SECONDS"
 for s in $(seq "$first" "$steps"); do
   if [ $kind = sft ] && [ -n "${SFT_STEP_SECONDS:-}" ]; then sleep "$SFT_STEP_SECONDS" & wait $! || true; fi
   echo "{\"type\": \"$kind\", \"step\": $s, \"time\": $((100 + s)), \"groups\": 8, \"skipped_groups\": 0, \"pairs\": 4, \"loss\": 0.5}" >> "$out/metrics.jsonl"
@@ -185,15 +188,19 @@ class BopoVsSftScript(unittest.TestCase):
             self.assertEqual(f.read().strip(), "1000")
 
     def test_the_sft_arm_stops_at_its_budget_with_a_checkpoint_there(self):
-        # The bopo arm takes no time, so the sft arm's budget is 1 s, a few of its 0.4 s steps: the
-        # step in progress when timeout's TERM comes is checkpointed, and is its comparison point.
+        # The bopo arm takes 2 s or a little more, the sft arm's budget (whole seconds), a few of its 0.4 s
+        # steps: the step in progress when timeout's TERM comes is checkpointed, and is its comparison
+        # point. (With a 1 s budget a loaded machine could send the TERM before the run had begun.)
         out = os.path.join(self.dir, "runs1")
         sft = os.path.join(out, "sft_seed1")
-        result = self.run_study(out, SFT_STEP_SECONDS="0.4")
+        result = self.run_study(out, SFT_STEP_SECONDS="0.4", BOPO_SECONDS="2")
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(os.path.join(sft, "checkpoints", "latest")) as f:
             latest = f.read().strip()
-        self.assertIn(latest, ("step_1", "step_2", "step_3", "step_4"))
+        with open(os.path.join(out, "bopo_seed1", "train.seconds")) as f:
+            budget = int(f.read())
+        # At most the budget's whole 0.4 s steps, plus the one in progress.
+        self.assertIn(latest, [f"step_{s}" for s in range(1, int(budget / 0.4) + 2)])
         evals = [c for c in self.calls_made() if c.startswith(f"eval {sft}/")]
         self.assertEqual(evals, [f"eval {sft}/eval/{latest}"])
         with open(os.path.join(self.report, "runs", "study.txt")) as f:
