@@ -193,6 +193,11 @@ run_sft() {  # seed: as long as the bopo run of that seed took
   [ $rc -eq 124 ] && [ "$sft_stop" = term ] && rc=0
   [ $rc -eq 137 ] && [ "$sft_stop" = kill ] && [ $(($(date +%s%3N) - began_ms)) -ge $((left * 1000 - 100)) ] && rc=0
   [ $rc -eq 0 ] || { echo "bopo_vs_sft.sh: sft seed $1 failed or was stopped (see $dir/train.log); run the study again to resume it" >&2; exit 1; }
+  # After the TERM falcon_train has checkpointed the step in progress: without that checkpoint the arm
+  # has no comparison point, and the run starts over next time (a stand-in for falcon_train that dies
+  # of the TERM, or a build that does not handle it).
+  [ "$sft_stop" = kill ] || [ -f "$dir/checkpoints/latest" ] ||
+    { echo "bopo_vs_sft.sh: sft seed $1 reached its ${budget}s budget with no checkpoint (see $dir/train.log: falcon_train should checkpoint the step in progress when it gets a TERM); run the study again to train it from the start" >&2; exit 1; }
   end_segment "$dir"
 }
 
