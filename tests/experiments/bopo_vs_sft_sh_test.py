@@ -213,7 +213,7 @@ class BopoVsSftScript(unittest.TestCase):
     def test_an_sft_run_that_ends_at_its_budget_with_no_checkpoint_is_an_error_and_starts_over(self):
         out = os.path.join(self.dir, "runs1")
         sft = os.path.join(out, "sft_seed1")
-        result = self.run_study(out, SFT_STEP_SECONDS="0.4", BOPO_SECONDS="1", DIES_OF_TERM="1")
+        result = self.run_study(out, SFT_STEP_SECONDS="0.4", BOPO_SECONDS="2", DIES_OF_TERM="1")
         self.assertEqual(result.returncode, 1)
         self.assertIn("sft seed 1 reached its", result.stderr)
         self.assertIn("budget with no checkpoint", result.stderr)
