@@ -26,10 +26,14 @@ namespace {
 void print_summary(const falcon::train::TrainResult& result) {
   std::printf("\n| stage | type | steps | time | last loss | eval: samples feasible before repair | feasible | mean gap |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  for (const auto& s : result.stages)
+  for (const auto& s : result.stages) {
     std::printf("| %s | %s | %lld | %.0fs | %.4f | %.1f%% | %.1f%% | %.2f%% |\n", s.name.c_str(),
                 falcon::train::to_string(s.kind).c_str(), static_cast<long long>(s.steps), s.seconds, s.last_loss,
                 100 * s.eval.sample_feasible_raw, 100 * s.eval.feasible, 100 * s.eval.mean_gap);
+    for (const auto& [name, e] : s.eval.by_dataset)  // a model of several datasets: each one's figures
+      std::printf("| %s: %s | | | | | %.1f%% | %.1f%% | %.2f%% |\n", s.name.c_str(), name.c_str(),
+                  100 * e.sample_feasible_raw, 100 * e.feasible, 100 * e.mean_gap);
+  }
   if (!result.final_dir.empty()) std::printf("\nmodel: %s\n", result.final_dir.c_str());
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Training curves of a falcon_train run: loss, learning rate, mean reward and tokens/s per
-stage against the global step, from its metrics.jsonl (fields: docs/training.md), as one PNG.
+stage against the global step, from its metrics.jsonl (fields: docs/training.md), as one PNG;
+for a run of several datasets (loss_by_dataset), each stage's loss per dataset too.
 
   tools/plot_training.py runs/bopo_tsp                  # -> runs/bopo_tsp/training.png
   tools/plot_training.py runs/bopo_tsp/metrics.jsonl -o curves.png
@@ -45,6 +46,10 @@ def read_steps(path):
             missing = [k for k in ("stage", "global_step", "loss") if k not in line]
             if missing:
                 raise PlotError(f"{path}:{number}: missing {', '.join(missing)}: not a falcon_train metrics line")
+            by_dataset = line.get("loss_by_dataset", {})
+            if not isinstance(by_dataset, dict) or not all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in by_dataset.values()):
+                raise PlotError(f"{path}:{number}: loss_by_dataset is not an object of numbers (name: loss)")
             stages.setdefault(str(line["stage"]), []).append(line)
     if not stages:
         raise PlotError(f"{path}: no step lines yet (the run logs every logging.every steps)")
@@ -62,8 +67,24 @@ def plot(stages, title, out):
         return bool(values) and (field != "mean_reward" or any(values))  # 0 outside GRPO / FOARL
 
     panels = [p for p in PANELS if has_data(p[0])]
-    fig, axes = plt.subplots(len(panels), 1, figsize=(8, 2.6 * len(panels)), sharex=True, squeeze=False)
+    # Stages whose lines carry each dataset's loss: one panel each (an SFT and a preference loss
+    # are not on one scale), one colour per dataset in all of them.
+    dataset_stages = [stage for stage, lines in stages.items() if any(l.get("loss_by_dataset") for l in lines)]
+    datasets = list(dict.fromkeys(name for stage in dataset_stages for l in stages[stage]
+                                  for name in l.get("loss_by_dataset", {})))
+    rows = len(panels) + len(dataset_stages)
+    fig, axes = plt.subplots(rows, 1, figsize=(8, 2.6 * rows), sharex=True, squeeze=False)
     colors = {stage: f"C{i % 10}" for i, stage in enumerate(stages)}  # one colour per stage in every panel
+    for ax, stage in zip(axes[len(panels):, 0], dataset_stages):
+        for i, name in enumerate(datasets):
+            points = [(l["global_step"], l["loss_by_dataset"][name]) for l in stages[stage]
+                      if name in l.get("loss_by_dataset", {})]
+            if points:
+                xs, ys = zip(*points)
+                ax.plot(xs, ys, marker="." if len(xs) < 30 else None, label=name, color=f"C{i % 10}")
+        ax.set_ylabel(f"{stage} loss\nby dataset")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small", ncol=min(len(datasets), 4))
     for ax, (field, label, log) in zip(axes[:, 0], panels):
         ys_all = []
         for stage, lines in stages.items():

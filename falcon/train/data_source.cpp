@@ -1,6 +1,7 @@
 #include "falcon/train/data_source.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "falcon/core/config.h"
@@ -119,6 +120,12 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
                          const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit,
                          const problems::TextStyle& style) {
   ExampleSet set;
+  for (std::size_t r = 0; r < readers.size(); ++r) {
+    std::string name = std::filesystem::path(readers[r].path()).stem().string();
+    if (std::find(set.dataset_names.begin(), set.dataset_names.end(), name) != set.dataset_names.end())
+      name += "_" + std::to_string(r);
+    set.dataset_names.push_back(name);
+  }
   std::int64_t longest = 0;
   for (const auto& reader : readers) {
     if (!reader.has_split(split))

@@ -38,6 +38,9 @@ struct TrainExample {
 struct ExampleSet {
   std::vector<TrainExample> examples;
   std::int64_t skipped_too_long = 0;  // prompts longer than data.max_prompt_tokens
+  // dataset_names[d]: what logs call data.config d, its file's stem ("tsp20" for data/tsp20.h5;
+  // a stem seen before gets "_<d>" appended, so every name is its own).
+  std::vector<std::string> dataset_names;
 };
 
 

@@ -56,15 +56,29 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   }
   bar.finish();
   model->train();
-  const auto totals = eval::RowTotals::from_vector(share.global(eval::row_totals(results, kInfeasibleGap).to_vector()));
-  const auto summary = eval::summarize(row.name, "", totals, kInfeasibleGap);
-  PolicyEval result;
-  result.instances = summary.instances;
-  result.sample_feasible_raw = summary.sample_feasible_raw;
-  result.feasible = summary.feasible;
-  result.mean_gap = summary.gap_feasible.value_or(0.0);
-  result.gap_all = summary.gap_all.value_or(0.0);
-  result.repaired = summary.repaired;
+  // The summary of some of this rank's results, over every rank (a collective).
+  auto summarized = [&](const std::vector<eval::InstanceResult>& some) {
+    const auto totals = eval::RowTotals::from_vector(share.global(eval::row_totals(some, kInfeasibleGap).to_vector()));
+    const auto summary = eval::summarize(row.name, "", totals, kInfeasibleGap);
+    PolicyEval e;
+    e.instances = summary.instances;
+    e.sample_feasible_raw = summary.sample_feasible_raw;
+    e.feasible = summary.feasible;
+    e.mean_gap = summary.gap_feasible.value_or(0.0);
+    e.gap_all = summary.gap_all.value_or(0.0);
+    e.repaired = summary.repaired;
+    return e;
+  };
+  PolicyEval result = summarized(results);
+  if (set.dataset_names.size() > 1) {
+    for (std::size_t d = 0; d < set.dataset_names.size(); ++d) {
+      std::vector<eval::InstanceResult> of_dataset;  // results[i] answers set.examples[mine.begin + i]
+      for (std::size_t i = 0; i < results.size(); ++i)
+        if (set.examples[static_cast<std::size_t>(mine.begin) + i].dataset == static_cast<int>(d))
+          of_dataset.push_back(results[i]);
+      result.by_dataset.emplace_back(set.dataset_names[d], summarized(of_dataset));
+    }
+  }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

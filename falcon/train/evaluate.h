@@ -5,6 +5,8 @@
 // (eval::summarize; docs/evaluation.md) against the dataset's reference labels. Data parallel:
 // each rank evaluates its slice of the set (BatchShare) and the row's sums are added across
 // ranks, so every rank gets the global figures.
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "falcon/policy/rollout.h"
@@ -30,6 +32,9 @@ struct PolicyEval {
   double gap_all = 0.0;              // falcon_eval's gap_all: an instance without a feasible solution counts 100%
   double repaired = 0.0;             // fraction of instances whose delivered solution repair changed
   double seconds = 0.0;
+  // The same figures of each dataset's instances (by ExampleSet::dataset_names), when the set
+  // holds several; their seconds are 0 (the datasets are decoded together).
+  std::vector<std::pair<std::string, PolicyEval>> by_dataset;
 };
 
 // Samples do not depend on the slicing (per-instance sample streams), so the figures are those

@@ -176,12 +176,17 @@ StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, c
 }
 
 StepMetrics train_step(model::CausalLm& model, const std::vector<MicroBatch>& micro_batches, const StageSpec& stage,
-                       int pad_id, const BatchShare& share) {
+                       int pad_id, const BatchShare& share, std::vector<StepMetrics>* each) {
   double count = 0.0;
   for (const auto& b : micro_batches) count += b.count;
   const double step_count = share.global(count);  // before any early return: a collective
   StepMetrics mine;
-  for (const auto& b : micro_batches) mine += train_micro_batch(model, b, stage, pad_id, std::max(step_count, 1.0));
+  if (each) each->clear();
+  for (const auto& b : micro_batches) {
+    const auto m = train_micro_batch(model, b, stage, pad_id, std::max(step_count, 1.0));
+    mine += m;
+    if (each) each->push_back(m);
+  }
   return mine;
 }
 

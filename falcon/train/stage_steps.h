@@ -52,6 +52,7 @@ struct MicroBatch {
   // included), BOPO used groups, GRPO / FOARL sequences, DPO pairs.
   double count = 0.0;
   StepMetrics metrics;                      // the counts; loss and tokens come with the backward
+  int dataset = -1;                         // the data.config all its rows come from; -1: they mix
 };
 
 MicroBatch prepare_sft(std::vector<Sequence> sequences);
@@ -66,8 +67,9 @@ StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, c
                               double step_count);
 
 // One optimizer step's worth of this rank's micro-batches: the counts summed over them and over
-// the ranks, then train_micro_batch on each. Returns this rank's summed metrics.
+// the ranks, then train_micro_batch on each. Returns this rank's summed metrics; `each`, when
+// given, gets every micro-batch's own (their losses add up to the step's).
 StepMetrics train_step(model::CausalLm& model, const std::vector<MicroBatch>& micro_batches, const StageSpec& stage,
-                       int pad_id, const BatchShare& share = {});
+                       int pad_id, const BatchShare& share = {}, std::vector<StepMetrics>* each = nullptr);
 
 }  // namespace falcon::train

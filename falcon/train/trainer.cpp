@@ -23,6 +23,7 @@
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_order.h"
 #include "falcon/train/data_parallel.h"
+#include "falcon/train/dataset_losses.h"
 #include "falcon/policy/grammar_masks.h"
 #include "falcon/train/metrics_log.h"
 #include "falcon/train/stage_steps.h"
@@ -104,10 +105,19 @@ std::string fmt_status(double loss, double lr, double tokens_per_second) {
 }
 
 json eval_json(const PolicyEval& e) {
-  return {{"instances", e.instances},     {"sample_feasible_raw", e.sample_feasible_raw},
-          {"feasible", e.feasible},       {"mean_gap", e.mean_gap},
-          {"gap_all", e.gap_all},         {"repaired", e.repaired},
-          {"seconds", e.seconds}};
+  json out = {{"instances", e.instances},     {"sample_feasible_raw", e.sample_feasible_raw},
+              {"feasible", e.feasible},       {"mean_gap", e.mean_gap},
+              {"gap_all", e.gap_all},         {"repaired", e.repaired},
+              {"seconds", e.seconds}};
+  if (!e.by_dataset.empty()) {
+    out["by_dataset"] = json::object();
+    for (const auto& [name, of_dataset] : e.by_dataset) {
+      auto figures = eval_json(of_dataset);
+      figures.erase("seconds");  // decoded together with the others
+      out["by_dataset"][name] = figures;
+    }
+  }
+  return out;
 }
 
 // The checkpoint to resume from and the trainer state stored in it ({} when starting fresh).
@@ -266,6 +276,8 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     // takes its contiguous slice, with the same seeds as one process would use.
     const std::int64_t first = (step * stage.grad_accum + micro) * stage.batch_size;
     const auto rows = run.share.slice(stage.batch_size);
+    // Every row of a by_dataset micro-batch comes from one dataset, the same on every rank.
+    const int dataset = run.recipe.data.batches == "by_dataset" ? run.train_set.examples[order.at(first)].dataset : -1;
     if (stage.kind == StageKind::kSft) {
       std::vector<Sequence> batch;
       for (auto j = rows.begin; j < rows.end; ++j) {
@@ -275,6 +287,7 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
                                      stage.loss_on_notes_for(example.problem->name())));
       }
       out.push_back(prepare_sft(std::move(batch)));
+      out.back().dataset = dataset;
       continue;
     }
     std::vector<policy::RolloutItem> items;
@@ -294,6 +307,7 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     out.push_back(prepare_sampled(items, groups, stage));
     // Where the decoder wrote the notes, a sample is scored on the model's choices only.
     auto& batch = out.back();
+    batch.dataset = dataset;
     for (std::size_t i = 0; i < batch.sequences.size(); ++i) {
       const auto& item = items.at(batch.item_of.at(i));
       if (!stage.loss_on_notes_for(item.problem->name()))
@@ -317,13 +331,14 @@ std::string save_checkpoint(Run& run, int s, const StageSpec& stage, torch::opti
 }
 
 void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMetrics& total, double loss, double lr,
-              double grad_norm, double seconds) {
+              double grad_norm, double seconds, const json& loss_by_dataset) {
   json line = {{"stage", stage.name},  {"type", to_string(stage.kind)}, {"step", step + 1},
                {"global_step", run.global_step}, {"loss", loss}, {"lr", lr}, {"grad_norm", grad_norm},
                {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
   if (stage.kind != StageKind::kSft)
     line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
                  {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
+  if (!loss_by_dataset.empty()) line["loss_by_dataset"] = loss_by_dataset;
   run.metrics->write(line);
 }
 
@@ -370,6 +385,11 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   mask_options.semantic = stage.rollout.semantic_mask;
   mask_options.computed_notes = stage.rollout.computed_notes;
   const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, mask_options);
+  // Each dataset's loss in its own series, where each micro-batch comes from one dataset.
+  std::optional<DatasetLosses> dataset_losses;
+  if (run.recipe.data.batches == "by_dataset" && run.train_set.dataset_names.size() > 1)
+    dataset_losses.emplace(run.train_set.dataset_names);
+  std::vector<StepMetrics> each_micro_batch;
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
   bar.resume_at(static_cast<long>(step));
   // A signal during a step asks to stop after it, with a checkpoint; outside the steps it stops at once.
@@ -380,7 +400,9 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     const double lr = schedule.at(step);
     for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
     const auto micro_batches = make_micro_batches(run, stage, s, step, *order, masks);
-    const StepMetrics mine = train_step(model, micro_batches, stage, run.tokenizer->pad_id(), run.share);
+    const StepMetrics mine = train_step(model, micro_batches, stage, run.tokenizer->pad_id(), run.share,
+                                        dataset_losses ? &each_micro_batch : nullptr);
+    if (dataset_losses) dataset_losses->add_step(micro_batches, each_micro_batch, run.share);
     // Each rank's loss was its part of the global one, so the summed gradient is the global
     // batch's; every rank then clips and steps identically.
     run.dist->sum_gradients(params);
@@ -397,8 +419,10 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     sr.tokens += total.tokens;
     bar.set_status(fmt_status(sr.last_loss, lr, total.tokens / std::max(seconds, 1e-9)));
     bar.advance();
-    if (run.main && ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps))
-      log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds);
+    if ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps) {
+      const json loss_by_dataset = dataset_losses ? dataset_losses->take() : json::object();
+      if (run.main) log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds, loss_by_dataset);
+    }
     const bool stop_now = stop_after_this_step(run);
     if (run.main && ((run.recipe.checkpoint_every > 0 && run.global_step % run.recipe.checkpoint_every == 0) || stop_now))
       run.last_checkpoint = save_checkpoint(run, s, stage, optimizer, step + 1);

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -62,6 +63,40 @@ TEST_F(PlotTraining, WritesAPngOfTheStepLines) {
   char magic[8] = {};
   png.read(magic, 8);
   EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+}
+
+// The PNG's height in pixels (IHDR, bytes 20-23, big-endian).
+std::uint32_t png_height(const fs::path& path) {
+  std::ifstream png(path, std::ios::binary);
+  unsigned char header[24] = {};
+  png.read(reinterpret_cast<char*>(header), 24);
+  return (std::uint32_t{header[20]} << 24) | (std::uint32_t{header[21]} << 16) | (std::uint32_t{header[22]} << 8) |
+         header[23];
+}
+
+// A run of several datasets gets a panel of each dataset's loss: the same lines with
+// loss_by_dataset draw a taller picture; a loss_by_dataset that is not name: number is an error.
+TEST_F(PlotTraining, ARunOfSeveralDatasetsGetsAPanelOfEachOnesLoss) {
+  auto write = [&](const std::string& file, bool by_dataset) {
+    std::ofstream out(dir_ / file);
+    for (int i = 1; i <= 4; ++i)
+      out << R"({"stage": "sft", "type": "sft", "step": )" << i << R"(, "global_step": )" << i
+          << R"(, "loss": 1.0, "lr": 0.001, "tokens_per_second": 3000)"
+          << (by_dataset ? (i % 2 ? R"(, "loss_by_dataset": {"tsp20": 1.0})" : R"(, "loss_by_dataset": {"mis50": 2.0, "tsp20": 0.9})") : "")
+          << "}\n";
+  };
+  write("plain.jsonl", false);
+  write("mixed.jsonl", true);
+  ASSERT_EQ(plot((dir_ / "plain.jsonl").string() + " -o " + (dir_ / "plain.png").string()).exit_code, 0);
+  const auto run = plot((dir_ / "mixed.jsonl").string() + " -o " + (dir_ / "mixed.png").string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_GT(png_height(dir_ / "mixed.png"), png_height(dir_ / "plain.png"));
+
+  std::ofstream(dir_ / "bad_by_dataset.jsonl")
+      << R"({"stage": "sft", "global_step": 1, "loss": 2.0, "loss_by_dataset": {"tsp20": "low"}})" << "\n";
+  const auto bad = plot((dir_ / "bad_by_dataset.jsonl").string());
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("bad_by_dataset.jsonl:1: loss_by_dataset"), std::string::npos) << bad.err;
 }
 
 TEST_F(PlotTraining, MissingOrMalformedFilesAreOneClearError) {

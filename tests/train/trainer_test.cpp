@@ -5,7 +5,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "falcon/core/error.h"
 #include "falcon/eval/text_style_file.h"
@@ -141,13 +144,40 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
        "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false",
        "eval.instances=2", "eval.computed_notes=auto", "data.batches=by_dataset", "data.weights=[2, 1]",
        "stages[0].problems={mis: {loss_on_notes: false}}",
-       "stages[1].problems={mis: {infeasible_losers: true, loss_on_notes: false}}"});
+       "stages[1].problems={mis: {infeasible_losers: true, loss_on_notes: false}}", "logging.every=1"});
   const auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 2u);
   EXPECT_EQ(result.stages[1].steps, 4);
   auto expected = problems::make_text_style("compact", 2, "t");
   problems::set_problem_text_style(expected, "mis", "compact_ranked", 0, "t");
   EXPECT_EQ(eval::read_text_style((dir_ / "two" / "final").string()), expected);
+
+  // Each problem's own figures: every SFT step (one batch, from one dataset) logs its loss under
+  // that dataset's name, and each evaluation counts each dataset's instances apart.
+  std::map<std::string, int> sft_steps_of;
+  int eval_lines = 0;
+  std::ifstream metrics(dir_ / "two" / "metrics.jsonl");
+  for (std::string text; std::getline(metrics, text);) {
+    const auto line = nlohmann::json::parse(text);
+    if (line.contains("eval")) {
+      ++eval_lines;
+      const auto& by_dataset = line["eval"].at("by_dataset");
+      ASSERT_EQ(by_dataset.size(), 2u) << text;
+      EXPECT_EQ(by_dataset.at("tsp").at("instances"), 2) << text;
+      EXPECT_EQ(by_dataset.at("mis").at("instances"), 2) << text;
+      continue;
+    }
+    if (line["type"] != "sft") continue;
+    const auto& by_dataset = line.at("loss_by_dataset");
+    ASSERT_EQ(by_dataset.size(), 1u) << text;
+    EXPECT_NEAR(by_dataset.begin().value().get<double>(), line["loss"].get<double>(), 1e-9) << text;
+    ++sft_steps_of[by_dataset.begin().key()];
+  }
+  EXPECT_EQ(eval_lines, 2);
+  EXPECT_EQ(sft_steps_of["tsp"], 4);  // data.weights [2, 1]: two rounds of 3 batches in 6 steps
+  EXPECT_EQ(sft_steps_of["mis"], 2);
+  ASSERT_EQ(result.stages[0].eval.by_dataset.size(), 2u);
+  EXPECT_EQ(result.stages[0].eval.by_dataset[0].first, "tsp");
 }
 
 TEST_F(TrainerTest, CompactStyleNeedsWholeIdPieces) {
