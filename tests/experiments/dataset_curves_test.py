@@ -61,10 +61,12 @@ class DatasetCurves(unittest.TestCase):
     def test_bad_inputs_get_one_line_naming_the_place(self):
         with tempfile.TemporaryDirectory() as d:
             cut = write_run(d, "cut", [{"type": "sft", "step": 25, "loss": 3.0}, '{"type": "sft", "st'])
+            wrong = write_run(d, "wrong", [{"type": "sft", "step": 25, "loss_by_dataset": {"mvc50": "low"}}])
             other = write_run(d, "other", [{"type": "sft", "step": 25, "loss": 1.0, "loss_by_dataset": {"tsp20": 1.0}}])
             out = os.path.join(d, "x.md")
             cases = [(["cut=" + cut], "metrics.jsonl:2 is not JSON"),
                      (["other=" + other + ":0.5"], "has no SFT loss of 'mvc50'"),
+                     (["wrong=" + wrong + ":0.5"], "metrics.jsonl:1: the step and the loss of 'mvc50' must be numbers"),
                      (["nolabel"], "is not LABEL=RUN_DIR"),
                      (["a=" + cut + ":2"], "SHARE must be in (0, 1]"),
                      (["a=" + cut + ":half"], "SHARE and OFFSET must be numbers"),

@@ -55,7 +55,7 @@ def curve(metrics, dataset, share, offset):
             except json.JSONDecodeError:
                 raise SystemExit(f"dataset_curves.py: {metrics}:{n} is not JSON (a line cut by a stopped run? "
                                  "delete it)")
-            if j.get("type") != "sft" or "step" not in j:
+            if not isinstance(j, dict) or j.get("type") != "sft" or "step" not in j:
                 continue
             by_dataset = j.get("loss_by_dataset")
             if by_dataset is not None:
@@ -63,9 +63,12 @@ def curve(metrics, dataset, share, offset):
                     continue  # no batch of this dataset since the previous line
                 loss = by_dataset[dataset]
             elif share == 1:
-                loss = j["loss"]
+                loss = j.get("loss")
             else:
                 continue  # a mixed run's line from before per-dataset losses were logged
+            if isinstance(loss, bool) or not isinstance(loss, (int, float)) or not isinstance(j["step"], int):
+                raise SystemExit(f"dataset_curves.py: {metrics}:{n}: the step and the loss of '{dataset}' must be "
+                                 "numbers (a metrics.jsonl of falcon_train?)")
             points.append((offset + j["step"] * share, float(loss)))
     if not points:
         raise SystemExit(f"dataset_curves.py: {metrics} has no SFT loss of '{dataset}'")
@@ -106,7 +109,7 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, points in curves:
         ax.plot([b for b, _ in points], [loss for _, loss in points], marker=".", lw=1, label=label)
-    ax.set(title=f"{args.dataset}: SFT loss per token", xlabel=f"{args.dataset} batches (32 sequences each)",
+    ax.set(title=f"{args.dataset}: SFT loss per token", xlabel=f"{args.dataset} batches",
            ylabel="nats per token", ylim=(0, 4))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
