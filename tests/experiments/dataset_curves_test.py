@@ -35,12 +35,12 @@ class DatasetCurves(unittest.TestCase):
             alone = write_run(d, "alone", [{"type": "sft", "step": s, "loss": 3.0 - s / 100} for s in (25, 50, 75, 100)]
                               + [{"type": "eval", "eval": {"feasible": 1.0}}])
             # Half the batches MVC: step 100 is its 50th batch. Lines without an MVC batch name only JSSP;
-            # the stage after SFT is not read.
+            # the stage after SFT is not read (its step 100 would make the cell at 50 batches 5.90).
             mixed = write_run(d, "mixed", [
                 {"type": "sft", "step": 75, "loss": 0.4, "loss_by_dataset": {"jssp6": 0.4}},
                 {"type": "sft", "step": 100, "loss": 0.5, "loss_by_dataset": {"jssp6": 0.5, "mvc50": 2.8}},
                 {"type": "sft", "step": 200, "loss": 2.7, "loss_by_dataset": {"mvc50": 2.7}},
-                {"type": "bopo", "step": 1, "loss": 9.0, "loss_by_dataset": {"mvc50": 9.0}}])
+                {"type": "bopo", "step": 100, "loss": 9.0, "loss_by_dataset": {"mvc50": 9.0}}])
             # Started from a model that had seen 50 MVC batches.
             continued = write_run(d, "continued", [{"type": "sft", "step": 50, "loss": 1.5}])
             out = os.path.join(d, "mvc.md")
