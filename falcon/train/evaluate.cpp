@@ -72,6 +72,10 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   PolicyEval result = summarized(results);
   if (set.dataset_names.size() > 1) {
     for (std::size_t d = 0; d < set.dataset_names.size(); ++d) {
+      // A dataset with no instance here (left out of the set) has no figures; every rank skips it alike.
+      const bool present = std::any_of(set.examples.begin(), set.examples.end(),
+                                       [&](const TrainExample& ex) { return ex.dataset == static_cast<int>(d); });
+      if (!present) continue;
       std::vector<eval::InstanceResult> of_dataset;  // results[i] answers set.examples[mine.begin + i]
       for (std::size_t i = 0; i < results.size(); ++i)
         if (set.examples[static_cast<std::size_t>(mine.begin) + i].dataset == static_cast<int>(d))

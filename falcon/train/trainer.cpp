@@ -349,6 +349,12 @@ bool stop_after_this_step(Run& run) {
   return true_on_any_rank(*run.dist, run.options.stop_requested());
 }
 
+// The shares a stage draws its datasets' batches by: its own weights, or data.weights (empty: by
+// each dataset's examples, or one mixed order).
+const std::vector<std::int64_t>& stage_weights(const Run& run, const StageSpec& stage) {
+  return stage.weights.empty() ? run.recipe.data.weights : stage.weights;
+}
+
 // Trains stage s from its first step (or the resumed one) to its last, checkpointing on the way.
 // nullopt when stop_after_steps or stop_requested ended the run inside it (after a checkpoint).
 std::optional<StageResult> train_stage(Run& run, int s) {
@@ -379,8 +385,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   std::vector<int> dataset_of;  // each training example's data.config
   for (const auto& ex : run.train_set.examples) dataset_of.push_back(ex.dataset);
   const auto order = make_data_order(run.recipe.data.batches, dataset_of, static_cast<int>(run.recipe.data.configs.size()),
-                                     stage.weights.empty() ? run.recipe.data.weights : stage.weights, stage.batch_size,
-                                     mix(run.recipe.seed, s));
+                                     stage_weights(run, stage), stage.batch_size, mix(run.recipe.seed, s));
   decoding::GrammarOptions mask_options;
   mask_options.semantic = stage.rollout.semantic_mask;
   mask_options.computed_notes = stage.rollout.computed_notes;
@@ -439,8 +444,16 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   return sr;
 }
 
-// The short held-out evaluation after a stage (best of eval.samples, grammar (and computed notes) and repair).
+// The short held-out evaluation after a stage (best of eval.samples, grammar (and computed notes) and repair),
+// on the datasets the stage trains: a dataset it leaves out (weight 0, as in a curriculum's first
+// stage) would only give the figures of a model that has not seen it, at its whole cost.
 PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
+  const auto& weights = stage_weights(run, stage);
+  ExampleSet trained;  // run.eval_set less the datasets left out
+  trained.dataset_names = run.eval_set.dataset_names;
+  for (const auto& example : run.eval_set.examples)
+    if (weights.empty() || weights.at(static_cast<std::size_t>(example.dataset)) > 0) trained.examples.push_back(example);
+  if (trained.examples.empty()) return {};  // the trained datasets have no held-out instance
   PolicyEvalOptions eo;
   eo.samples = run.recipe.eval.samples;
   eo.greedy = run.recipe.eval.samples == 1;
@@ -448,7 +461,7 @@ PolicyEval evaluate_stage(Run& run, const StageSpec& stage) {
   eo.seed = mix(run.recipe.seed, 9999);
   decoding::GrammarOptions mask_options;
   mask_options.computed_notes = run.recipe.eval.computed_notes;
-  auto e = evaluate_policy(run.model, *run.tokenizer, run.eval_set, eo,
+  auto e = evaluate_policy(run.model, *run.tokenizer, trained, eo,
                            policy::make_mask_factory(*run.tokenizer, true, mask_options), run.progress, run.share);
   if (run.main) run.metrics->write({{"stage", stage.name}, {"eval", eval_json(e)}});
   return e;

@@ -58,6 +58,29 @@ class DatasetCurves(unittest.TestCase):
             with open(os.path.join(d, "mvc.png"), "rb") as f:
                 self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
+    def test_a_curriculum_reads_each_stage_with_its_own_share_and_offset(self):
+        with tempfile.TemporaryDirectory() as d:
+            # A first SFT stage of MVC and MIS in equal shares, then a second in which MVC has a quarter of the
+            # batches; both stages count their steps from 1, so their step 100 lines are different batches.
+            run = write_run(d, "curriculum", [
+                {"stage": "graphs", "type": "sft", "step": 100, "loss": 2.0, "loss_by_dataset": {"mvc50": 2.0}},
+                {"stage": "all", "type": "sft", "step": 100, "loss": 1.0, "loss_by_dataset": {"mvc50": 1.0}}])
+            out = os.path.join(d, "mvc.md")
+            r = self.run_script(out, "first=" + run + "@graphs:0.5", "then=" + run + "@all:0.25:50")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out) as f:
+                text = f.read()
+            # first: step 100 of the first stage is MVC batch 50; then: 50 + 100 * 0.25 = 75, no mark near it,
+            # so the table ends at 50 and the second stage is only in the picture.
+            self.assertIn("| first | 2.00 |", text)
+            self.assertIn("| then |  |", text)
+            r = self.run_script(out, "x=" + run + "@bopo")
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("has no SFT loss of 'mvc50' in stage 'bopo'", r.stderr)
+            r = self.run_script(out, "x=" + run + "@:0.5")
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("name the stage after '@'", r.stderr)
+
     def test_bad_inputs_get_one_line_naming_the_place(self):
         with tempfile.TemporaryDirectory() as d:
             cut = write_run(d, "cut", [{"type": "sft", "step": 25, "loss": 3.0}, '{"type": "sft", "st'])

@@ -48,6 +48,28 @@ checkpoint: {keep_last: 3}
     return Config::from_string(text, "<recipe>");
   }
 
+  // recipe(run) on two problems, each batch from one of them: TSP-6..8 in the compact text and
+  // MIS-8..10 with ranked notes, 12 training and 2 test instances each, 2 of each evaluated.
+  Config two_problem_recipe(const std::string& run) const {
+    auto datagen = [&](const std::string& problem, const std::string& sizes, const std::string& extra) {
+      const fs::path path = dir_ / (problem + "_data.yaml");
+      std::ofstream(path) << "problem: " << problem << "\nseed: 1\noutput: " << (dir_ / (problem + ".h5")).string()
+                          << "\nsizes: " << sizes << "\n" << extra
+                          << "label: {method: reference, time_limit_s: 0}\n"
+                             "splits: {train: {count: 12}, val: {count: 1}, test: {count: 2}}\n";
+      return path.string();
+    };
+    auto config = recipe(run);
+    config.set_overrides(
+        {"data.config=[" + datagen("tsp", "{range: [6, 8]}", "distributions: [uniform]\n") + ", " +
+             datagen("mis", "{range: [8, 10]}", "distributions: [{name: er, params: {p: 0.3}}]\n") + "]",
+         "data.overrides=[]", "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
+         "text.candidates=2", "text.problems={mis: {style: compact_ranked, candidates: 0}}",
+         "model.max_position_embeddings=512", "eval.instances=2", "eval.computed_notes=auto",
+         "data.batches=by_dataset"});
+    return config;
+  }
+
   TrainOptions options() const {
     TrainOptions o;
     o.progress = false;
@@ -127,24 +149,10 @@ TEST_F(TrainerTest, TrainsAStateTextWithTheNotesLeftOutOfTheLoss) {
 // own preference options (stages[i].problems), the notes left out of its loss in both stages.
 // (Each batch from one dataset: the wiring of data.batches and data.weights; data_order_test checks the order.)
 TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
-  auto datagen = [&](const std::string& problem, const std::string& sizes, const std::string& extra) {
-    const fs::path path = dir_ / (problem + "_data.yaml");
-    std::ofstream(path) << "problem: " << problem << "\nseed: 1\noutput: " << (dir_ / (problem + ".h5")).string()
-                        << "\nsizes: " << sizes << "\n" << extra
-                        << "label: {method: reference, time_limit_s: 0}\n"
-                           "splits: {train: {count: 12}, val: {count: 1}, test: {count: 2}}\n";
-    return path.string();
-  };
-  auto config = recipe("two");
-  config.set_overrides(
-      {"data.config=[" + datagen("tsp", "{range: [6, 8]}", "distributions: [uniform]\n") + ", " +
-           datagen("mis", "{range: [8, 10]}", "distributions: [{name: er, params: {p: 0.3}}]\n") + "]",
-       "data.overrides=[]", "tokenizer.numbers=whole_ids", "tokenizer.vocab_size=2400", "text.style=compact",
-       "text.candidates=2", "text.problems={mis: {style: compact_ranked, candidates: 0}}",
-       "model.max_position_embeddings=512", "stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false",
-       "eval.instances=2", "eval.computed_notes=auto", "data.batches=by_dataset", "data.weights=[2, 1]",
-       "stages[0].problems={mis: {loss_on_notes: false}}",
-       "stages[1].problems={mis: {infeasible_losers: true, loss_on_notes: false}}", "logging.every=1"});
+  auto config = two_problem_recipe("two");
+  config.set_overrides({"stages[1].rollout.computed_notes=auto", "stages[1].rollout.repair=false", "data.weights=[2, 1]",
+                        "stages[0].problems={mis: {loss_on_notes: false}}",
+                        "stages[1].problems={mis: {infeasible_losers: true, loss_on_notes: false}}", "logging.every=1"});
   const auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 2u);
   EXPECT_EQ(result.stages[1].steps, 4);
@@ -178,6 +186,32 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
   EXPECT_EQ(sft_steps_of["mis"], 2);
   ASSERT_EQ(result.stages[0].eval.by_dataset.size(), 2u);
   EXPECT_EQ(result.stages[0].eval.by_dataset[0].first, "tsp");
+}
+
+// A curriculum: a first stage of MIS only (a weight of 0 leaves TSP out), then both. The first
+// stage trains and is evaluated on MIS alone; the second on both.
+TEST_F(TrainerTest, AStageThatLeavesADatasetOutIsEvaluatedOnTheOthers) {
+  auto config = two_problem_recipe("curriculum");
+  config.set_overrides({"stages[0].weights=[0, 1]", "data.weights=[1, 1]", "stages[1].rollout.computed_notes=auto",
+                        "logging.every=1"});
+  const auto result = run_training(config, options());
+  ASSERT_EQ(result.stages.size(), 2u);
+  ASSERT_EQ(result.stages[0].eval.by_dataset.size(), 1u);
+  EXPECT_EQ(result.stages[0].eval.by_dataset[0].first, "mis");
+  EXPECT_EQ(result.stages[0].eval.instances, 2);
+  ASSERT_EQ(result.stages[1].eval.by_dataset.size(), 2u);
+  EXPECT_EQ(result.stages[1].eval.instances, 4);
+  std::map<std::string, int> sft_steps_of;
+  std::ifstream metrics(dir_ / "curriculum" / "metrics.jsonl");
+  for (std::string text; std::getline(metrics, text);) {
+    const auto line = nlohmann::json::parse(text);
+    if (line.contains("eval") && line["stage"] == result.stages[0].name)
+      EXPECT_EQ(line["eval"].at("by_dataset").size(), 1u) << text;
+    if (line.value("type", "") != "sft") continue;
+    for (const auto& [name, loss] : line.at("loss_by_dataset").items()) ++sft_steps_of[name];
+  }
+  EXPECT_EQ(sft_steps_of["mis"], 6);
+  EXPECT_EQ(sft_steps_of.count("tsp"), 0u);
 }
 
 TEST_F(TrainerTest, CompactStyleNeedsWholeIdPieces) {

@@ -2,7 +2,7 @@
 """One problem's SFT loss per token against that problem's own batches, in runs that train it
 alone and runs that mix it with other problems: a table (every 50 of its batches) and a picture.
 
-usage: dataset_curves.py --out FILE.md --dataset STEM LABEL=RUN_DIR[:SHARE[:OFFSET]] ...
+usage: dataset_curves.py --out FILE.md --dataset STEM LABEL=RUN_DIR[@STAGE][:SHARE[:OFFSET]] ...
 
 STEM is the dataset file's stem (mvc50). A run of that dataset alone reads each line's `loss`;
 a run of several (data.batches: by_dataset) reads `loss_by_dataset[STEM]`, the mean over that
@@ -10,7 +10,10 @@ dataset's batches since the previous line. SHARE (default 1) is the dataset's sh
 batches, data.weights[d] / sum(data.weights): its batches at step s are taken as s * SHARE, exact
 within a round of the data order (two batches for weights [1, 1]; the whole stage for bopo_all's).
 OFFSET (default 0) is the dataset's batches before the run's first step (a run started from
-another's checkpoint). The picture is FILE with .png for .md.
+another's checkpoint, or an earlier stage of the same run). STAGE (default: every SFT stage) reads
+only the stage of that name: a run of several SFT stages counts each stage's steps from 1, so a
+curriculum gives one LABEL per stage, each with its own SHARE and OFFSET. The picture is FILE with
+.png for .md.
 """
 import argparse
 import json
@@ -25,13 +28,16 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def parse_run(spec):
-    """LABEL=RUN_DIR[:SHARE[:OFFSET]] -> (label, metrics path, share, offset)."""
+    """LABEL=RUN_DIR[@STAGE][:SHARE[:OFFSET]] -> (label, metrics path, stage or None, share, offset)."""
     if "=" not in spec:
-        raise SystemExit(f"dataset_curves.py: '{spec}' is not LABEL=RUN_DIR[:SHARE[:OFFSET]]")
+        raise SystemExit(f"dataset_curves.py: '{spec}' is not LABEL=RUN_DIR[@STAGE][:SHARE[:OFFSET]]")
     label, rest = spec.split("=", 1)
     parts = rest.split(":")
     if len(parts) > 3:
-        raise SystemExit(f"dataset_curves.py: '{spec}' has more than RUN_DIR:SHARE:OFFSET")
+        raise SystemExit(f"dataset_curves.py: '{spec}' has more than RUN_DIR[@STAGE]:SHARE:OFFSET")
+    run_dir, _, stage = parts[0].partition("@")
+    if "@" in parts[0] and not stage:
+        raise SystemExit(f"dataset_curves.py: '{spec}': name the stage after '@' (a stage name of its metrics.jsonl)")
     try:
         share = float(parts[1]) if len(parts) > 1 else 1.0
         offset = float(parts[2]) if len(parts) > 2 else 0.0
@@ -39,14 +45,14 @@ def parse_run(spec):
         raise SystemExit(f"dataset_curves.py: '{spec}': SHARE and OFFSET must be numbers")
     if not 0 < share <= 1:
         raise SystemExit(f"dataset_curves.py: '{spec}': SHARE must be in (0, 1]")
-    metrics = os.path.join(parts[0], "metrics.jsonl")
+    metrics = os.path.join(run_dir, "metrics.jsonl")
     if not os.path.isfile(metrics):
         raise SystemExit(f"dataset_curves.py: {metrics} does not exist (run '{label}')")
-    return label, metrics, share, offset
+    return label, metrics, stage or None, share, offset
 
 
-def curve(metrics, dataset, share, offset):
-    """[(the dataset's batches, loss per token)] from the SFT lines of a metrics log."""
+def curve(metrics, dataset, stage, share, offset):
+    """[(the dataset's batches, loss per token)] from the SFT lines of a metrics log (of `stage` only, if named)."""
     points = []
     with open(metrics) as f:
         for n, line in enumerate(f, 1):
@@ -56,6 +62,8 @@ def curve(metrics, dataset, share, offset):
                 raise SystemExit(f"dataset_curves.py: {metrics}:{n} is not JSON (a line cut by a stopped run? "
                                  "delete it)")
             if not isinstance(j, dict) or j.get("type") != "sft" or "step" not in j:
+                continue
+            if stage is not None and j.get("stage") != stage:
                 continue
             by_dataset = j.get("loss_by_dataset")
             if by_dataset is not None:
@@ -71,7 +79,8 @@ def curve(metrics, dataset, share, offset):
                                  "numbers (a metrics.jsonl of falcon_train?)")
             points.append((offset + j["step"] * share, float(loss)))
     if not points:
-        raise SystemExit(f"dataset_curves.py: {metrics} has no SFT loss of '{dataset}'")
+        where = f" in stage '{stage}'" if stage is not None else ""
+        raise SystemExit(f"dataset_curves.py: {metrics} has no SFT loss of '{dataset}'{where}")
     return points
 
 
@@ -85,10 +94,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, help="the table (FILE.md); the picture is FILE.png")
     parser.add_argument("--dataset", required=True, help="the dataset file's stem, e.g. mvc50")
-    parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR[:SHARE[:OFFSET]]")
+    parser.add_argument("runs", nargs="+", help="LABEL=RUN_DIR[@STAGE][:SHARE[:OFFSET]]")
     args = parser.parse_args()
     runs = [parse_run(spec) for spec in args.runs]
-    curves = [(label, curve(metrics, args.dataset, share, offset)) for label, metrics, share, offset in runs]
+    curves = [(label, curve(metrics, args.dataset, stage, share, offset)) for label, metrics, stage, share, offset in runs]
 
     last = max(b for _, points in curves for b, _ in points)
     marks = [50 * k for k in range(1, int(last // 50) + 1)]
