@@ -164,7 +164,8 @@ void DatasetReader::Impl::open_split(const std::string& name) {
   splits.emplace(name, std::move(s));
 }
 
-DatasetReader DatasetReader::open(const std::string& path, std::string_view expected_problem) {
+DatasetReader DatasetReader::open(const std::string& path, std::string_view expected_problem,
+                                  std::optional<double> probe_limit_s) {
   // HDF5 1.10 can crash or loop forever on a damaged file instead of returning an error (found by
   // fuzzing: a corrupt global heap under a string attribute sends H5HG_read into memcpy with a
   // wild length; other damage spins). So a child process reads the whole file first; if the
@@ -173,7 +174,7 @@ DatasetReader DatasetReader::open(const std::string& path, std::string_view expe
   const auto bytes = std::filesystem::file_size(path, ec);
   if (!ec) {
     // Far above an honest read: a 40,000-record file of 17 MB reads in well under a second.
-    const double limit_s = 10.0 + static_cast<double>(bytes) / 1e6;  // + 1 s per MB
+    const double limit_s = probe_limit_s.value_or(10.0 + static_cast<double>(bytes) / 1e6);  // + 1 s per MB
     const ProbeOutcome probe = probe_in_child([&] { read_every_record(path); }, limit_s);
     if (probe.failed)
       throw Error(path + ": damaged: reading it broke the HDF5 library (" + probe.how +

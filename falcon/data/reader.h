@@ -8,6 +8,7 @@
 // chunk), so corruption inside a column is an error when that part is read, never wrong values.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,8 +26,10 @@ struct LabeledInstance {
 class DatasetReader {
  public:
   // `expected_problem` empty: any problem. The file is read once in a child process first
-  // (probe_in_child): a file that crashes the HDF5 library there is a falcon::Error here.
-  static DatasetReader open(const std::string& path, std::string_view expected_problem = "");
+  // (probe_in_child): a file that crashes the HDF5 library there, or whose read runs past
+  // `probe_limit_s` (by default 10 s + 1 s per MB), is a falcon::Error here.
+  static DatasetReader open(const std::string& path, std::string_view expected_problem = "",
+                            std::optional<double> probe_limit_s = std::nullopt);
   // The two halves of open(), for a caller that runs the probe itself (the dataset fuzzer, through
   // a ProbeServer): the work open() runs in the child, and open() without that child.
   static void read_every_record(const std::string& path);
