@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 #include <algorithm>
@@ -41,6 +44,17 @@ constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
   } catch (...) {
   }
   ::_exit(0);
+}
+
+// In a forked child: ends it when `parent`, the process waiting for it, is gone. A child left
+// spinning in a library after its parent was killed (a fuzzer stopped with Ctrl-C, a training run
+// killed while it opens a damaged dataset) would hold a core for good, and with it the pipes it
+// inherited, which a probe server reads to learn that its client has ended.
+void end_with_parent(pid_t parent) {
+#ifdef __linux__
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // sent when the forking thread ends: it waits for this child
+#endif
+  if (::getppid() != parent) ::_exit(1);  // the parent ended before the line above
 }
 
 // How a child that was reaped ended; "" (not failed) for a clean exit.
@@ -142,8 +156,10 @@ ProbeOutcome run_once(const std::function<void()>& work, double time_limit_s,
   int end[2];
   const bool have_end = ::pipe2(end, O_CLOEXEC) == 0;
   std::fflush(nullptr);  // buffered output would be written twice
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) {
+    end_with_parent(parent);
     for (int fd : close_in_child) ::close(fd);
     if (have_end) ::close(end[0]);  // the write end stays open until the child ends
     run_in_child(work);

@@ -15,7 +15,8 @@ struct ProbeOutcome {
 // Forks; the child runs `work` (any exception it throws counts as finishing: the caller will meet
 // the same error in-process) and exits. Fatal-signal handlers are reset in the child, so a crash
 // there kills it plainly, and its stderr goes to /dev/null; a child still running after
-// `time_limit_s` is killed. When fork is unavailable the work is not probed (failed = false).
+// `time_limit_s` is killed, and so is one whose parent is killed first (on Linux). When fork is
+// unavailable the work is not probed (failed = false).
 ProbeOutcome probe_in_child(const std::function<void()>& work, double time_limit_s);
 
 // The same probe through a server: a process forked once, while this one is small, that runs

@@ -3,7 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <chrono>
+#include <thread>
 
 #include <csignal>
 #include <cstdio>
@@ -94,6 +101,51 @@ TEST(CrashProbe, AChildRunsNoSanitizerDeathCallback) {
   if (marker != nullptr) std::fclose(marker);
   std::remove(death_marker.c_str());
 }
+
+#ifdef __linux__
+// The harness of the test below, in a forked process of its own: it adopts its orphans (a child
+// subreaper), forks a prober whose probe's child reports its pid and sleeps with a minute to run,
+// kills the prober, then waits up to 10 s for the orphaned child. Its exit status: 0 when the
+// child was gone with the prober, 1 when it lived on (then killed here), 2 when the setup failed.
+[[noreturn]] void orphan_harness() {
+  int pids[2];
+  if (::prctl(PR_SET_CHILD_SUBREAPER, 1) != 0 || ::pipe(pids) != 0) ::_exit(2);
+  const pid_t prober = ::fork();
+  if (prober == 0) {
+    (void)probe_in_child([&] {
+      const pid_t self = ::getpid();
+      if (::write(pids[1], &self, sizeof self) != sizeof self) return;
+      for (;;) ::pause();
+    }, 60);
+    ::_exit(0);
+  }
+  pid_t child = 0;
+  if (prober < 0 || ::read(pids[0], &child, sizeof child) != sizeof child) ::_exit(2);
+  ::kill(prober, SIGKILL);
+  ::waitpid(prober, nullptr, 0);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (std::chrono::steady_clock::now() < give_up) {
+    if (::waitpid(child, nullptr, WNOHANG) == child) ::_exit(0);  // adopted here and reaped: gone
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ::_exit(1);
+}
+
+TEST(CrashProbe, AChildDoesNotOutliveAProberThatIsKilled) {
+  // A fuzzer stopped with Ctrl-C while its probe's child spun in HDF5 left that child running
+  // for good, holding a core.
+  std::fflush(nullptr);
+  const pid_t harness = ::fork();
+  if (harness == 0) orphan_harness();
+  ASSERT_GT(harness, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(harness, &status, 0), harness);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: the probe's child outlived its killed parent; 2: the harness failed to start";
+}
+#endif
 
 TEST(CrashProbe, AServerThatIsGoneIsAnErrorNotASignal) {
   // The work kills its parent, the server itself: this probe, and any after it, is an error.
