@@ -10,13 +10,12 @@
 #endif
 
 #include <chrono>
-#include <thread>
-
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "falcon/core/error.h"
 
