@@ -8,24 +8,33 @@
 #   dataset_fuzzer          HDF5 dataset files -> open, verify, load
 #   safetensors_fuzzer      checkpoint / weight files -> the safetensors header and tensor table
 # (The sweep file is read by Python: tests/tools/sweep_config_fuzz.py fuzzes it the same way.)
-# Usage: tools/fuzz.sh [--runs N | --seconds S] [--target NAME]   (default: a short deterministic
-# run of each, -seed=1). Longer campaigns: tools/fuzz.sh --seconds 3600 --target instance_file_fuzzer
-# (each target's corpus stays in build-fuzz/corpus/<target>, seeded on the first run; crashing
-# inputs are written to build-fuzz/findings/).
+# Usage: tools/fuzz.sh [--runs N | --seconds S] [--target NAME] [--seed N]   (default: a short
+# deterministic run of each, seed 1). Longer campaigns: tools/fuzz.sh --seconds 3600 --target
+# instance_file_fuzzer (each target's corpus stays in build-fuzz/corpus/<target>, seeded on the first
+# run; crashing inputs are written to build-fuzz/findings/). Campaigns side by side, one core each,
+# share the corpus and need seeds of their own: build first (--runs 0), then start --seed 2 and,
+# a minute later (each run checks the build, and two builds in one folder at once can collide),
+# --seed 3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=20000 seconds=0
+runs=20000 seconds=0 seed=1
 all_targets=(solution_fuzzer instance_file_fuzzer config_fuzzer tokenizer_model_fuzzer grammar_fuzzer dataset_fuzzer
   safetensors_fuzzer)
 targets=("${all_targets[@]}")
 while [ $# -gt 0 ]; do
+  case "$1" in --runs | --seconds | --target | --seed)
+    [ $# -ge 2 ] || { echo "fuzz.sh: $1 needs a value" >&2; exit 2; } ;;
+  esac
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --seconds) seconds=$2; runs=-1; shift 2 ;;
+    --seed)
+      case $2 in '' | *[!0-9]*) echo "fuzz.sh: --seed takes a whole number, not '$2'" >&2; exit 2 ;; esac
+      seed=$2; shift 2 ;;
     --target)
       case " ${all_targets[*]} " in *" $2 "*) targets=("$2") ;; *) echo "fuzz.sh: unknown target '$2' (${all_targets[*]})" >&2; exit 2 ;; esac
       shift 2 ;;
-    *) echo "fuzz.sh: unknown argument '$1' (use --runs N, --seconds S or --target NAME)" >&2; exit 2 ;;
+    *) echo "fuzz.sh: unknown argument '$1' (use --runs N, --seconds S, --target NAME or --seed N)" >&2; exit 2 ;;
   esac
 done
 if ! command -v clang++ >/dev/null; then
@@ -52,7 +61,7 @@ for target in "${targets[@]}"; do
   max_len=4096
   case $target in instance_file_fuzzer | tokenizer_model_fuzzer | dataset_fuzzer) max_len=65536 ;; esac  # whole small files
   mkdir -p build-fuzz/findings
-  args=(-seed=1 -max_len="$max_len" -print_final_stats=1 -artifact_prefix=build-fuzz/findings/)
+  args=(-seed="$seed" -max_len="$max_len" -print_final_stats=1 -artifact_prefix=build-fuzz/findings/)
   # No stack trace of each allocation: up to 1.3 times the executions a second on the file readers.
   # A finding's report then says where memory was freed but not where it was allocated; rerun
   # its artifact without this option for that.
