@@ -41,7 +41,10 @@ Record record_of(const problems::Problem& problem, const DatagenSpec& spec, cons
 // index order per split, through OUTPUT.tmp and a rename. Returns whether every split is complete.
 bool consolidate(const DatagenSpec& spec, const problems::Problem& problem, const std::vector<JournalEntry>& pending) {
   std::optional<DatasetReader> old;
-  if (std::filesystem::exists(spec.output)) old = DatasetReader::open(spec.output, spec.problem);
+  // Unprobed: the file is one run_datagen probed before its workers started, or one this run
+  // wrote. A probe forks, and a child forked while the labelling threads run may wait for ever
+  // on a lock one of them held (AddressSanitizer's allocator did so in every resumed run).
+  if (std::filesystem::exists(spec.output)) old = DatasetReader::open_unprobed(spec.output, spec.problem);
   DatasetWriter writer(spec.output, problem, spec.config_yaml);
   bool complete = true;
   for (const SplitInfo& split : spec.splits) {
