@@ -49,7 +49,6 @@ std::vector<EvalInstance> load_eval_instances(const DataSpec& data) {
       e.name = labeled.instance->name;
       e.key = static_cast<std::uint64_t>(labeled.record.index);
       e.reference = labeled.record.label.objective;
-      e.reference_solution = labeled.record.label.solution;
       out.push_back(std::move(e));
     }
   } else {

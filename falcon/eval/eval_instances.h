@@ -22,7 +22,6 @@ struct EvalInstance {
   std::string name;
   std::uint64_t key = 0;                        // record index in the split / position in the file list
   std::optional<double> reference;              // f* for the gap
-  std::optional<problems::Solution> reference_solution;  // the label, when the dataset has one
 };
 
 // Throws falcon::Error naming the file when an instance cannot be read.

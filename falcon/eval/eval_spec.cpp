@@ -119,7 +119,7 @@ DataSpec read_data(Config& c) {
   d.limit = c.get_int("data.limit", 0);
   require(d.limit >= 0, c, "data.limit", "must be >= 0 (0 = every instance)");
   d.max_new_tokens = static_cast<int>(c.get_int("data.max_new_tokens", 0));
-  require(d.max_new_tokens >= 0, c, "data.max_new_tokens", "must be >= 0 (0 = sized from the reference solution)");
+  require(d.max_new_tokens >= 0, c, "data.max_new_tokens", "must be >= 0 (0 = sized from the instance)");
   const std::string over_context = c.get_string("data.over_context", "error");
   require(over_context == "error" || over_context == "skip", c, "data.over_context",
           "must be error (stop when an instance does not fit the model's context) or skip (evaluate the others)");
@@ -185,7 +185,16 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
   }
   if (r.kind == MethodKind::kFixed) r.match = match_from_string(c.get_string(base + ".match", "solution"), at(c, base + ".match"));
   if (r.kind != MethodKind::kGreedy) {
+    const std::string policy = c.get_string(base + ".policy", "model");
+    require(policy == "model" || policy == "heuristic", c, base + ".policy",
+            "must be model or heuristic (the model-free sampler over the model text's choices)");
+    r.heuristic_policy = policy == "heuristic";
+    r.q = c.get_double(base + ".q", r.q);
+    require(r.q > 0 && r.q <= 1, c, base + ".q", "must be in (0, 1]: rank r is drawn with probability proportional to q^r");
+    require(!r.heuristic_policy || !c.has(base + ".temperature"), c, base + ".temperature",
+            "does not apply to policy: heuristic (q sets how far it strays from the heuristic's first choice)");
     r.with_greedy = c.get_bool(base + ".with_greedy", false);
+    require(!r.heuristic_policy || !r.with_greedy, c, base + ".with_greedy", "needs the model (policy: model)");
     r.temperature = c.get_double(base + ".temperature", r.temperature);
     require(r.temperature > 0, c, base + ".temperature", "must be > 0 (use type: greedy for argmax decoding)");
     r.top_k = static_cast<int>(c.get_int(base + ".top_k", 0));
@@ -249,7 +258,7 @@ void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_not
 
 bool EvalSpec::needs_model() const {
   for (const auto& r : rows)
-    if (r.uses_model()) return true;
+    if (r.uses_model() || r.heuristic_policy) return true;
   return false;
 }
 

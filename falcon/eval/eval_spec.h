@@ -34,7 +34,7 @@ struct DataSpec {
   std::string problem;               // the files' problem (tsp, cvrp, ...); a dataset names its own
   std::map<std::string, double> optima;  // instance name -> known optimum (files only)
   std::int64_t limit = 0;            // first `limit` instances; 0 = all
-  int max_new_tokens = 0;            // 0 = 2 x the reference solution's tokens + 16
+  int max_new_tokens = 0;            // 0 = sized from the instance (policy::output_budget)
   bool skip_over_context = false;    // over_context: skip; instances too long for the model are left out
 };
 
@@ -62,10 +62,16 @@ struct RowSpec {
   // fixed / adaptive: the greedy decode joins the candidates; the row delivers it where it beats
   // the best sample (the samples, their count and consistency are the row's as without it).
   bool with_greedy = false;
+  // fixed / adaptive: who writes the samples. The model, or with `heuristic` the model-free
+  // sampler over the same choices of the model's text (heuristic_sampler.h): rank r of each
+  // pick's candidates with probability proportional to q^r.
+  bool heuristic_policy = false;
+  double q = 0.5;
   // solver rows
   std::string solver;           // "nearest_neighbor", "reference", ...
   double time_limit_s = 0;      // 0 = the solver's own budget
-  bool uses_model() const { return kind != MethodKind::kSolver; }
+  // Whether the model writes this row's answers (a heuristic row only reads its text style).
+  bool uses_model() const { return kind != MethodKind::kSolver && !heuristic_policy; }
   int budget() const;           // the most samples an instance can draw (1 for greedy, 0 for solvers)
 };
 
@@ -96,7 +102,7 @@ struct EvalSpec {
   int batch_instances = 8;      // instances decoded together
   double infeasible_gap = 1.0;  // the gap an instance without a feasible solution counts with in gap_all
   PlotSpec plot;
-  bool needs_model() const;
+  bool needs_model() const;  // a row uses the model, or a heuristic row needs its text style
 };
 
 // Reads every key of falcon_eval's config; the caller runs config.check_unused() afterwards.

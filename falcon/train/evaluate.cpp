@@ -6,19 +6,21 @@
 #include "falcon/core/progress.h"
 #include "falcon/eval/summary.h"
 #include "falcon/policy/best_of_n.h"
+#include "falcon/policy/output_budget.h"
 
 namespace falcon::train {
 
-policy::RolloutItem rollout_item(const TrainExample& example, int max_positions) {
+policy::RolloutItem rollout_item(const TrainExample& example, const text::Tokenizer& tokenizer, int max_positions) {
   policy::RolloutItem item;
   item.problem = example.problem;
   item.instance = example.instance;
   item.prompt = example.prompt;
   item.reference_objective = example.label_objective;
   item.reference_tokens = example.solution;
-  // Room to go astray, within the context: a label fits (training refuses examples that do not).
-  item.max_new_tokens = std::min(2 * static_cast<int>(example.solution.size()) + 16,
-                                 max_positions - static_cast<int>(example.prompt.size()));
+  // Sized from the instance, as falcon_eval sizes it, within the context.
+  item.max_new_tokens =
+      std::min(policy::output_budget(*example.problem, *example.instance, tokenizer).max_new_tokens,
+               max_positions - static_cast<int>(example.prompt.size()));
   item.key = example.key;
   return item;
 }
@@ -45,8 +47,8 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
     for (std::size_t i = begin; i < std::min(end, begin + options.batch_instances); ++i) {
       const TrainExample& example = set.examples[i];
       instances.push_back({example.problem, example.instance, example.instance->name, example.key,
-                           example.label_objective, std::nullopt});
-      items.push_back(rollout_item(example, model->config().max_position_embeddings));
+                           example.label_objective});
+      items.push_back(rollout_item(example, tokenizer, model->config().max_position_embeddings));
     }
     std::vector<const eval::EvalInstance*> pointers;
     for (const auto& e : instances) pointers.push_back(&e);

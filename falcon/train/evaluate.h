@@ -43,8 +43,9 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
                            const PolicyEvalOptions& options, const policy::MaskFactory& masks, bool progress,
                            const BatchShare& share = {});
 
-// The RolloutItem of a training/eval example: max_new_tokens = 2 x label tokens + 16, at most
-// what the context leaves after the prompt (max_positions: the model's max_position_embeddings).
-policy::RolloutItem rollout_item(const TrainExample& example, int max_positions);
+// The RolloutItem of a training/eval example: max_new_tokens from the instance
+// (policy::output_budget, never the label), at most what the context leaves after the prompt
+// (max_positions: the model's max_position_embeddings).
+policy::RolloutItem rollout_item(const TrainExample& example, const text::Tokenizer& tokenizer, int max_positions);
 
 }  // namespace falcon::train

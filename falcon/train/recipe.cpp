@@ -1,5 +1,7 @@
 #include "falcon/train/recipe.h"
 
+#include <filesystem>
+
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/problems/registry.h"
@@ -190,6 +192,11 @@ std::string to_string(StageKind kind) {
   return "?";
 }
 
+bool is_model_directory(const std::string& dir) {
+  return !dir.empty() && std::filesystem::exists(dir + "/config.json") && std::filesystem::exists(dir + "/tokenizer.model") &&
+         !std::filesystem::exists(dir + "/checkpoint.json");
+}
+
 Recipe read_recipe(Config& c) {
   Recipe r;
   r.source = c.source();
@@ -208,6 +215,8 @@ Recipe read_recipe(Config& c) {
           "must be none or bf16 (bfloat16 autocast of the training forward passes)");
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");
+  // A model directory (a release in models/, a run's final/) carries the tokenizer its ids are from.
+  if (r.tokenizer.path.empty() && is_model_directory(r.init_from)) r.tokenizer.path = r.init_from + "/tokenizer.model";
   r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));
   require(r.tokenizer.vocab_size >= 300, c, "tokenizer.vocab_size", "must be at least 300 (256 byte pieces + specials)");
   r.tokenizer.numbers = c.get_string("tokenizer.numbers", "plain");
@@ -266,7 +275,8 @@ Recipe read_recipe(Config& c) {
             "can be false only with a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
   require(r.start_stage >= 0 && r.start_stage < n_stages, c, "init.start_stage", "must name one of the stages (0-based)");
   require(r.init_from.empty() || !r.tokenizer.path.empty(), c, "tokenizer.path",
-          "must name the tokenizer.model of the run init.checkpoint comes from (its token ids are in the weights)");
+          "must name the tokenizer.model of the run init.checkpoint comes from (its token ids are in the weights); "
+          "a model directory with its tokenizer.model needs none");
   require(r.start_stage == 0 || !r.init_from.empty(), c, "init.start_stage",
           "needs init.checkpoint: the weights the skipped stages would have trained");
 

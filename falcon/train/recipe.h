@@ -32,7 +32,7 @@ struct RolloutSpec {
   bool semantic_mask = false;     // beyond the paper: visited / capacity / budget / adjacency masks
   bool computed_notes = false;    // beyond the paper: the decoder writes compact_echo's notes
   bool repair = false;            // repair infeasible samples before scoring (they then count as feasible)
-  int max_new_tokens = 0;         // 0 = twice the reference label's tokens + 16
+  int max_new_tokens = 0;         // 0 = sized from the instance (policy::output_budget)
 };
 
 struct StageSpec {
@@ -132,7 +132,9 @@ struct Recipe {
   int threads = 0;          // intra-op threads, 0 = all cores
   // Start from another run's checkpoint (weights only) at stage `start_stage`: e.g. several BOPO
   // variants from one SFT checkpoint. The checkpoint must have the model shape of the stage
-  // before start_stage (same model section, same LoRA settings).
+  // before start_stage (same model section, same LoRA settings). It may also be a model
+  // directory (is_model_directory: a release in models/, a run's final/), whose tokenizer.model
+  // is then tokenizer.path's default, so training continues from the latest release.
   std::string init_from;
   int start_stage = 0;
   // init_from may come from a run of another text style (a curriculum: a compact TSP model as the
@@ -151,6 +153,10 @@ struct Recipe {
 // Reads every section except `model` (the model reader takes that one); the caller runs
 // config.check_unused() once both have read. Throws falcon::Error naming the key path.
 Recipe read_recipe(Config& config);
+
+// A Hugging Face model directory as falcon_train's final/ and models/<problem>/ hold it
+// (config.json and tokenizer.model, no checkpoint.json), as opposed to a training checkpoint.
+bool is_model_directory(const std::string& dir);
 
 // All that falcon_train reads of its YAML: the recipe, then the model section (presets
 // expanded), then Config::check_unused. Throws falcon::Error naming the file and key.

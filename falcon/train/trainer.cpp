@@ -164,6 +164,14 @@ std::string stored_recipe_with_defaults(const std::string& yaml, const std::stri
 // A model only understands the text it was trained on: a run that starts from another run's
 // checkpoint must keep that run's text style.
 void check_init_text_style(const Recipe& recipe) {
+  if (is_model_directory(recipe.init_from)) {
+    const problems::TextStyle trained = eval::read_text_style(recipe.init_from);
+    if (trained != recipe.text_style)
+      throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but the model in " +
+                  recipe.init_from + " was trained on '" + problems::describe(trained) +
+                  "' (its text_style.json); set text.style / text.candidates to match it");
+    return;
+  }
   const std::string dir = model::find_checkpoint(recipe.init_from);
   if (dir.empty() || !fs::exists(dir + "/config.yaml")) return;  // load_checkpoint names what is missing
   auto stored = Config::from_string(read_file(dir + "/config.yaml"), dir + "/config.yaml");
@@ -172,6 +180,22 @@ void check_init_text_style(const Recipe& recipe) {
     throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but init.checkpoint " + dir +
                 " was trained on '" + problems::describe(trained) +
                 "'; set text.style / text.candidates to match it, or init.other_text_style: true to start from it anyway");
+}
+
+// init.checkpoint's weights: a training checkpoint's, or a model directory's (a release: any
+// LoRA merged into its weights, so adapters the replayed stages added start from zero again).
+void load_init_weights(const std::string& from, model::CausalLmImpl& lm) {
+  if (!is_model_directory(from)) {
+    model::load_checkpoint(from, lm, nullptr);
+    return;
+  }
+  const auto hf = model::read_hf_checkpoint(from);
+  model::LoadOptions options;
+  options.source = from;
+  options.allow_missing = {"*.lora_A.weight", "*.lora_B.weight"};
+  options.hint = "init.checkpoint's model has another shape than this recipe's: copy the model section of its card "
+                 "(or its config.json) into the recipe";
+  model::load_state_dict(lm, hf.weights, options);
 }
 
 }  // namespace
@@ -293,7 +317,7 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     std::vector<policy::RolloutItem> items;
     const int max_positions = run.model->config().max_position_embeddings;
     for (auto j = rows.begin; j < rows.end; ++j)
-      items.push_back(rollout_item(run.train_set.examples[order.at(first + j)], max_positions));
+      items.push_back(rollout_item(run.train_set.examples[order.at(first + j)], tokenizer, max_positions));
     policy::RolloutOptions ro;
     ro.samples_per_item = stage.rollout.samples_per_instance;
     ro.sampling = {stage.rollout.temperature, stage.rollout.top_k, stage.rollout.top_p};
@@ -523,7 +547,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   for (int s = 0; s < static_cast<int>(recipe.stages.size()); ++s) {
     if (s == recipe.start_stage && !recipe.init_from.empty() && run.resume_dir.empty()) {
       // The shape of the stages before start_stage was replayed; their trained weights come from init.
-      model::load_checkpoint(recipe.init_from, *run.model, nullptr);
+      load_init_weights(recipe.init_from, *run.model);
       if (run.progress) std::fprintf(stderr, "train: weights from %s, starting at stage %d\n", recipe.init_from.c_str(), s);
     }
     prepare_model(run.model, recipe.stages[s], s, recipe.seed);

@@ -294,6 +294,37 @@ TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   EXPECT_EQ(run_training(curriculum, options()).stages.size(), 1u);
 }
 
+// Training continues from a released model: a model directory as init.checkpoint brings its
+// weights (LoRA merged) and its tokenizer, and must be of the recipe's text style.
+TEST_F(TrainerTest, ContinuesFromAModelDirectory) {
+  {
+    auto config = recipe("release");
+    run_training(config, options());
+  }
+  const fs::path release = dir_ / "release" / "final";
+  auto config = recipe("continued");
+  // One step at a rate too small to move anything: the weights stay the release's.
+  config.set_overrides({"init.checkpoint=" + release.string(), "stages=[{type: sft, steps: 1, batch_size: 4, lr: 1.0e-12}]"});
+  run_training(config, options());
+  const auto before = final_weights("release"), after = final_weights("continued");
+  ASSERT_EQ(before.size(), after.size());
+  for (const auto& [name, tensor] : before) {
+    ASSERT_TRUE(after.count(name)) << name;
+    EXPECT_TRUE(torch::allclose(tensor, after.at(name), 0, 1e-6)) << name << " is not the release's";
+  }
+  std::ifstream a(release / "tokenizer.model", std::ios::binary), b(dir_ / "continued" / "final" / "tokenizer.model", std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(a), {}), std::string(std::istreambuf_iterator<char>(b), {}));
+
+  auto other_style = recipe("continued_compact");
+  other_style.set_overrides({"init.checkpoint=" + release.string(), "text.style=compact"});
+  try {
+    run_training(other_style, options());
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("text_style.json"), std::string::npos) << e.what();
+  }
+}
+
 // A checkpoint written before a recipe key existed resumes: the missing key reads as its default.
 // Set to anything else, it is a change like any other.
 TEST_F(TrainerTest, ResumeReadsAKeyAddedSinceTheCheckpointAtItsDefault) {

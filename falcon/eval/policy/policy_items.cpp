@@ -3,21 +3,10 @@
 #include <algorithm>
 
 #include "falcon/core/error.h"
-#include "falcon/solvers/solver.h"
+#include "falcon/policy/output_budget.h"
 #include "falcon/policy/prompt_text.h"
 
 namespace falcon::eval {
-namespace {
-
-// A solution to size the output budget by when the instance has no label.
-problems::Solution sizing_solution(const EvalInstance& e) {
-  if (e.reference_solution) return *e.reference_solution;
-  for (const auto* entry : solvers::solvers_for(e.problem->name()))
-    if (entry->method != "reference") return entry->solve(*e.instance, solvers::SolveOptions{});
-  return e.problem->repair(*e.instance, problems::Solution{});
-}
-
-}  // namespace
 
 PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text::Tokenizer& tokenizer,
                          int override_tokens, int max_positions, bool skip_over_context) {
@@ -32,15 +21,15 @@ PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text:
     item.prompt = {tokenizer.bos_id()};
     const auto body = tokenizer.encode(policy::prompt_text(*e.problem, *e.instance));
     item.prompt.insert(item.prompt.end(), body.begin(), body.end());
-    const int solution_tokens =
-        static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, sizing_solution(e))).size()) + 1;  // + EOS
+    const auto budget = policy::output_budget(*e.problem, *e.instance, tokenizer);
+    const int solution_tokens = budget.solution_tokens;
     const int prompt_tokens = static_cast<int>(item.prompt.size());
     if (prompt_tokens + solution_tokens > max_positions) {
       out.over_context.push_back({e.name, e.instance->size(), prompt_tokens, solution_tokens});
       continue;
     }
-    const int budget = override_tokens > 0 ? override_tokens : 2 * solution_tokens + 16;
-    item.max_new_tokens = std::min(budget, max_positions - prompt_tokens);
+    item.max_new_tokens = std::min(override_tokens > 0 ? override_tokens : budget.max_new_tokens,
+                                   max_positions - prompt_tokens);
     out.items.push_back(std::move(item));
     out.kept.push_back(i);
   }

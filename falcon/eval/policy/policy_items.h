@@ -26,9 +26,9 @@ struct PolicyItems {
   std::vector<OverContext> over_context;  // the ones that do not fit (only with skip_over_context)
 };
 
-// max_new_tokens: `override_tokens` when > 0, else 2 x the tokens of a reference solution's text
-// + 16 (the label; for benchmark files the problem's first heuristic's solution), capped so
-// prompt + output fit in `max_positions`. An instance whose prompt + that solution's tokens + EOS
+// max_new_tokens: `override_tokens` when > 0, else policy::output_budget (sized from the instance
+// by its simple heuristic's solution, never from a label), capped so prompt + output fit in
+// `max_positions`. An instance whose prompt + that solution's tokens + EOS
 // exceed max_positions is listed in over_context when skip_over_context, else it is a
 // falcon::Error naming the instance, the count and the key that skips them (data.over_context).
 PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text::Tokenizer& tokenizer,

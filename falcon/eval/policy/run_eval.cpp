@@ -14,6 +14,7 @@
 #include "falcon/core/torch/runtime.h"
 #include "falcon/eval/eval_instances.h"
 #include "falcon/eval/finished_results.h"
+#include "falcon/eval/heuristic_sampler.h"
 #include "falcon/policy/best_of_n.h"
 #include "falcon/eval/policy/load_policy.h"
 #include "falcon/problems/text_style.h"
@@ -28,7 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string method_name(const RowSpec& row) {
-  return row.kind == MethodKind::kSolver ? "solver:" + row.solver : to_string(row.kind);
+  if (row.kind == MethodKind::kSolver) return "solver:" + row.solver;
+  return (row.heuristic_policy ? "heuristic:" : "") + to_string(row.kind);
 }
 
 // Running figures for the progress line.
@@ -57,7 +59,9 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
   if (row.kind == MethodKind::kAdaptive)
     j.update({{"n_min", row.rule.n_min}, {"n_max", row.rule.n_max}, {"tau", row.rule.tau},
               {"alpha0", row.rule.alpha0}, {"beta0", row.rule.beta0}});
-  if (row.kind != MethodKind::kGreedy) {
+  if (row.heuristic_policy) {
+    j.update({{"policy", "heuristic"}, {"q", row.q}, {"match", to_string(row.match)}, {"round_size", row.round_size}});
+  } else if (row.kind != MethodKind::kGreedy) {
     j.update({{"temperature", row.temperature}, {"top_k", row.top_k}, {"top_p", row.top_p},
               {"match", to_string(row.match)}, {"round_size", row.round_size}});
     if (row.with_greedy) j["with_greedy"] = true;
@@ -115,6 +119,8 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     const bool notes = problems::writes_notes(own);
     settle_auto_notes(spec.rows, notes);
     check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
+    for (const auto& row : spec.rows)
+      if (row.heuristic_policy) check_heuristic_sampler(problem, policy->style);
     // The model reads and writes its own text style: prompts, grammar and parsing follow it.
     for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
@@ -165,10 +171,11 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
       jsonl << to_json(r).dump() << "\n";
       results.push_back(std::move(r));
     };
-    if (row.kind == MethodKind::kSolver) {
+    if (row.kind == MethodKind::kSolver || row.heuristic_policy) {
       for (const std::size_t i : todo) {
         const auto& e = instances[i];
-        record(run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
+        record(row.heuristic_policy ? run_heuristic_sampler_row(row, e, spec.seed)
+                                    : run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
         jsonl.flush();
         bar.set_status(status(results));
         bar.advance();
@@ -197,6 +204,15 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   if (!jsonl) throw Error(jsonl_path + ": write failed (disk full?)");
 
   report.table = summary_table(report.rows);
+  // Each model row instance by instance against each row without a model (repair alone, the heuristics).
+  for (std::size_t i = 0; i < spec.rows.size(); ++i)
+    for (std::size_t j = 0; j < spec.rows.size(); ++j)
+      if (spec.rows[i].uses_model() && !spec.rows[j].uses_model())
+        report.paired.push_back(compare_rows(spec.rows[i].name, all_results[i], spec.rows[j].name, all_results[j],
+                                             spec.infeasible_gap));
+  if (!report.paired.empty())
+    report.table += "\nInstance by instance (gaps; an infeasible one counts as infeasible_gap):\n\n" +
+                    paired_table(report.paired);
   if (!over_context.empty())
     report.table += "\n" + std::to_string(over_context.size()) +
                     (over_context.size() == 1 ? " more instance was" : " more instances were") +
@@ -227,6 +243,8 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     j["settings"] = row_settings(spec.rows[i]);
     summary["rows"].push_back(j);
   }
+  summary["paired"] = nlohmann::ordered_json::array();
+  for (const auto& c : report.paired) summary["paired"].push_back(to_json(c));
   write_file_atomic(spec.output_dir + "/summary.json", summary.dump(2) + "\n");
   write_file_atomic(spec.output_dir + "/summary.md", report.table);
 

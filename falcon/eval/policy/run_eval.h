@@ -3,7 +3,8 @@
 // samples from it), evaluate every row over every instance with a progress line, and write
 //
 //   <output_dir>/instances.jsonl   one line per (row, instance): instance_result.h
-//   <output_dir>/summary.json      per row: summary.h's figures, plus what was evaluated
+//   <output_dir>/summary.json      per row: summary.h's figures, plus what was evaluated, and
+//                                  each model row against each solver row instance by instance (paired.h)
 //   <output_dir>/summary.md        the table that is also printed
 //   <output_dir>/config.yaml       the resolved config (defaults included)
 //
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "falcon/core/config.h"
+#include "falcon/eval/paired.h"
 #include "falcon/eval/summary.h"
 
 namespace falcon::eval {
@@ -30,7 +32,8 @@ struct EvalOptions {
 struct EvalReport {
   std::vector<RowSummary> rows;
   std::string output_dir;
-  std::string table;      // summary_table(rows)
+  std::vector<PairedComparison> paired;  // each model row against each row without a model
+  std::string table;      // summary_table(rows), then paired_table(paired)
   std::string plot_file;  // "" when none was drawn
 };
 

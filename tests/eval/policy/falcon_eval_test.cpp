@@ -23,11 +23,13 @@
 #include "falcon/eval/eval_instances.h"
 #include "falcon/eval/policy/load_policy.h"
 #include "falcon/eval/policy/run_eval.h"
+#include "falcon/eval/text_style_file.h"
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/model/transformer.h"
 #include "falcon/policy/prompt_text.h"
+#include "falcon/solvers/solver.h"
 #include "falcon/text/tokenizer.h"
 #include "falcon/train/trainer.h"
 
@@ -214,11 +216,78 @@ rows:
     EXPECT_NEAR(s["seconds"].get<double>(), seconds / 4, 1e-12) << s["row"];
     EXPECT_EQ(s["instances"], 4);
   }
+  // Each model row against each row without a model, instance by instance, from the same lines.
+  ASSERT_EQ(summary["paired"].size(), 5u * 3u);
+  for (const auto& c : summary["paired"]) {
+    const auto& mine = by_row[c["row"].get<std::string>()];
+    const auto& theirs = by_row[c["against"].get<std::string>()];
+    int wins = 0, ties = 0, losses = 0;
+    for (std::size_t i = 0; i < 4; ++i) {
+      auto gap = [](const json& r) { return r["feasible"].get<bool>() ? r["gap"].get<double>() : 1.0; };
+      const double a = gap(mine[i]), b = gap(theirs[i]);
+      if (std::abs(a - b) <= 1e-9) ++ties;
+      else if (a < b) ++wins;
+      else ++losses;
+    }
+    EXPECT_EQ(c["wins"], wins) << c;
+    EXPECT_EQ(c["ties"], ties) << c;
+    EXPECT_EQ(c["losses"], losses) << c;
+    EXPECT_EQ(c["instances"], 4);
+  }
+  EXPECT_NE(run.output.find("| greedy | solver:repair_empty | 4 |"), std::string::npos) << run.output;
   std::ifstream picture(svg);
   std::string head(5, '\0');
   picture.read(head.data(), 5);
   EXPECT_EQ(head, "<svg ");
   EXPECT_TRUE(fs::exists(dir_ / "all" / "config.yaml"));
+}
+
+// The model-free sampler over the choices of the model's text (policy: heuristic) runs beside the
+// model's rows on the same instances, reads the model's text style, and is a row the model rows are
+// compared against; it is refused, before any row runs, for a text it does not know.
+TEST_F(FalconEvalTest, TheHeuristicSamplerIsARowOverTheModelsTextWithoutTheModel) {
+  const fs::path compact = dir_ / "final_compact";
+  fs::remove_all(compact);
+  fs::copy(dir_ / "final", compact);
+  write_text_style(compact.string(), problems::make_text_style("compact", 4, "<test>"));
+  const std::string rows = R"(
+rows:
+  - {type: greedy, repair: false, name: "model alone"}
+  - {type: fixed, n: 6, policy: heuristic, q: 0.3, name: "heuristic sampler"}
+  - {type: adaptive, n_min: 4, n_max: 12, round_size: 4, policy: heuristic, q: 0.3, name: "heuristic adaptive"}
+  - {type: solver:nearest_neighbor}
+)";
+  const auto config = write_config("heuristic.yaml", "model: {path: " + compact.string() + "}\ndata: {dataset: " +
+                                                         (dir_ / "tsp.h5").string() + "}\noutput_dir: " +
+                                                         (dir_ / "heuristic").string() + "\nseed: 7\n" + rows);
+  ProgramRun run = run_eval_program(config + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  std::map<std::string, std::vector<json>> by_row;
+  for (const auto& l : read_lines(dir_ / "heuristic" / "instances.jsonl")) by_row[l["row"].get<std::string>()].push_back(l);
+  for (const auto& r : by_row["heuristic sampler"]) {
+    EXPECT_TRUE(r["feasible_raw"].get<bool>()) << r;  // a tour written in the grammar, no repair needed
+    EXPECT_EQ(r["samples"], 6);
+    EXPECT_DOUBLE_EQ(r["seconds"]["model"].get<double>(), 0.0);  // no forward pass
+    EXPECT_EQ(r["text"].get<std::string>().rfind("Route: [#", 0), 0u) << r;  // the compact text
+  }
+  for (const auto& r : by_row["heuristic adaptive"]) {
+    EXPECT_GE(r["samples"].get<int>(), 4);
+    EXPECT_LE(r["samples"].get<int>(), 12);
+  }
+  std::ifstream in(dir_ / "heuristic" / "summary.json");
+  const json summary = json::parse(in);
+  EXPECT_EQ(summary["rows"][1]["method"], "heuristic:fixed");
+  EXPECT_EQ(summary["rows"][1]["settings"]["q"], 0.3);
+  // The model row against the two sampler rows and the solver.
+  ASSERT_EQ(summary["paired"].size(), 3u);
+  EXPECT_EQ(summary["paired"][0]["against"], "heuristic sampler");
+
+  // The paper's text has no candidate lists to sample from: refused, naming the row's key.
+  const auto paper = write_config("heuristic_paper.yaml", base_config("heuristic_paper") + rows);
+  run = run_eval_program(paper + " --quiet");
+  EXPECT_NE(run.code, 0);
+  EXPECT_NE(run.output.find("policy: heuristic"), std::string::npos) << run.output;
+  EXPECT_FALSE(fs::exists(dir_ / "heuristic_paper" / "instances.jsonl")) << "refused before any row ran";
 }
 
 TEST_F(FalconEvalTest, ConfigErrorsNameTheKeyAndTheFix) {
@@ -384,7 +453,8 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
   data_config.check_unused();
   data::run_datagen(data_spec, {/*progress=*/false});
 
-  // The positions each instance needs, counted independently of policy_items.
+  // The positions each instance needs, counted independently of policy_items: the output budget
+  // is sized by the simple heuristic's solution (nearest neighbour for TSP), never by the label.
   const std::string tokenizer_path = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
   const auto tokenizer = text::Tokenizer::load(tokenizer_path);
   DataSpec data;
@@ -393,7 +463,8 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
   std::vector<int> sorted;
   for (const auto& e : load_eval_instances(data)) {
     const int prompt = 1 + static_cast<int>(tokenizer.encode(policy::prompt_text(*e.problem, *e.instance)).size());
-    const int solution = static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, *e.reference_solution)).size());
+    const auto heuristic = solvers::solver_by_name("tsp", "nearest_neighbor").solve(*e.instance, {});
+    const int solution = static_cast<int>(tokenizer.encode(e.problem->format(*e.instance, heuristic)).size());
     needed[e.name] = prompt + solution + 1;
     sorted.push_back(needed[e.name]);
   }
