@@ -1,7 +1,8 @@
 #include "falcon/eval/heuristic_sampler.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
-#include <cmath>
 
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
@@ -66,8 +67,8 @@ std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, 
     if (pos >= prompt.size() || prompt[pos] != '#') return -1;
     long long k = 0;
     std::size_t digits = 0;
-    for (++pos; pos < prompt.size() && std::isdigit(static_cast<unsigned char>(prompt[pos])) && digits < 9; ++pos, ++digits)
-      k = k * 10 + (prompt[pos] - '0');
+    auto digit_at = [&](std::size_t i) { return i < prompt.size() && std::isdigit(static_cast<unsigned char>(prompt[i])); };
+    for (++pos; digit_at(pos) && digits < 9; ++pos, ++digits) k = k * 10 + (prompt[pos] - '0');
     return digits == 0 ? -1 : static_cast<int>(k);
   };
   while (at < prompt.size()) {
