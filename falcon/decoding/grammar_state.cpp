@@ -131,6 +131,7 @@ std::shared_ptr<const TokenAutomaton> grammar_automaton(const problems::Problem&
                                                         AutomatonCache& cache) {
   const problems::GrammarSpec spec = problem.grammar(instance);
   const IndexRange range{spec.first_index, spec.last_index};
+  if (options.free_text) return cache.get(builtin_grammar("free_text"), range, vocabulary);
   if (!options.grammar_file.empty()) return cache.get(Grammar::load(options.grammar_file), range, vocabulary);
   return cache.get(builtin_grammar(problem.grammar_name()), range, vocabulary);
 }

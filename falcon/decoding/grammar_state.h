@@ -66,6 +66,9 @@ struct GrammarOptions {
   bool semantic = false;     // AND the semantic mask (semantic.h); an ablation switch, off by default
   // The decoder writes an echo text's notes (computed_notes.h), in its longest tokens; off by default.
   bool computed_notes = false;
+  // The grammar off (grammars/free_text.bnf: any bytes) while the trackers stay on: computed notes
+  // belong to the text, not to its grammar.
+  bool free_text = false;
   std::string grammar_file;  // a .bnf file to use instead of the built-in grammars/<problem>.bnf
 };
 

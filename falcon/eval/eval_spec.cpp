@@ -209,7 +209,6 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
   const std::string notes_key = read_computed_notes(c, base + ".computed_notes", default_notes, r);
   const std::string inherited =  // the top-level setting reaches this row: say which row, and how to opt it out
       notes_key == base + ".computed_notes" ? "" : " in " + base + " (give it computed_notes: false)";
-  require(!r.computed_notes || r.grammar, c, notes_key, "needs grammar: true (it reads the grammar's text)" + inherited);
   require(!(r.computed_notes && r.semantic_mask), c, notes_key,
           "cannot be combined with semantic_mask (the semantic mask does not read notes)" + inherited);
   return r;
@@ -240,7 +239,7 @@ int RowSpec::budget() const {
 void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes) {
   for (auto& r : rows) {
     if (!r.computed_notes_auto) continue;
-    r.computed_notes = model_writes_notes && r.grammar && !r.semantic_mask;
+    r.computed_notes = model_writes_notes && !r.semantic_mask;  // with the grammar off too
     r.computed_notes_auto = false;
   }
 }

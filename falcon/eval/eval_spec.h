@@ -76,7 +76,7 @@ struct RowSpec {
 };
 
 // Rows with computed_notes: auto get the notes computed where the model's text writes notes and
-// the row can compute them (grammar on, no semantic mask); the others write their own.
+// the row can compute them (no semantic mask; with the grammar off too); the others write their own.
 void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes);
 
 // Refuses, before any row runs, a row that the model's text cannot take: computed notes for a text

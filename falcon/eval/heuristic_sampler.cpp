@@ -7,24 +7,13 @@
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
 #include "falcon/eval/instance_draws.h"
+#include "falcon/eval/note_walk.h"
+#include "falcon/solvers/jssp_heuristics.h"
 
 namespace falcon::eval {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Rank r of `count` with probability proportional to q^r.
-int draw_rank(int count, double q, Rng& rng) {
-  double total = 0, weight = 1;
-  for (int r = 0; r < count; ++r, weight *= q) total += weight;
-  double u = rng.uniform() * total;
-  weight = 1;
-  for (int r = 0; r < count; ++r, weight *= q) {
-    if (u < weight) return r;
-    u -= weight;
-  }
-  return count - 1;  // rounding
-}
 
 // A tour written node by node from the prompt's candidate lists.
 problems::Solution sample_tour(const std::vector<std::vector<int>>& lists, double q, Rng& rng) {
@@ -51,13 +40,25 @@ problems::Solution sample_tour(const std::vector<std::vector<int>>& lists, doubl
   return problems::Solution::flat(tour);
 }
 
+enum class SampledText { kCandidateLists, kRankedNotes, kInsertionNotes, kDispatch };
+
+// The text whose choices the sampler makes, or an error naming the problem and the text.
+SampledText sampled_text(const std::string& problem, const problems::TextStyle& style) {
+  const auto own = style.for_problem(problem);
+  if (problem == "tsp" && own.name == "compact" && own.candidates > 0) return SampledText::kCandidateLists;
+  if (own.name == "compact_ranked") return SampledText::kRankedNotes;
+  if (own.name == "compact_insert") return SampledText::kInsertionNotes;
+  if (problem == "jssp") return SampledText::kDispatch;
+  throw Error("policy: heuristic: the model-free sampler knows TSP's compact text with candidate lists, the "
+              "ranked and insertion notes (compact_ranked, compact_insert) and JSSP's machine sequences, not " +
+              problem + " in '" +
+              problems::describe(own) + "'; leave this row out for this model");
+}
+
 }  // namespace
 
 void check_heuristic_sampler(const std::string& problem, const problems::TextStyle& style) {
-  const auto own = style.for_problem(problem);
-  if (problem == "tsp" && own.name == "compact" && own.candidates > 0) return;
-  throw Error("policy: heuristic: the model-free sampler knows TSP in the compact text with candidate lists, not " +
-              problem + " in '" + problems::describe(own) + "'; leave this row out for this model");
+  sampled_text(problem, style);
 }
 
 std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, int n) {
@@ -90,9 +91,21 @@ std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, 
   return lists;
 }
 
-InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, std::uint64_t seed) {
+InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const problems::TextStyle& style,
+                                         std::uint64_t seed) {
   const auto& problem = *e.problem;
-  const auto lists = prompt_candidate_lists(problem.prompt(*e.instance), e.instance->size());
+  const SampledText text = sampled_text(std::string(problem.name()), style);
+  std::vector<std::vector<int>> lists;
+  if (text == SampledText::kCandidateLists) lists = prompt_candidate_lists(problem.prompt(*e.instance), e.instance->size());
+  auto sample = [&](Rng& rng) {
+    if (text == SampledText::kCandidateLists) return sample_tour(lists, row.q, rng);
+    if (text == SampledText::kDispatch)
+      return solvers::jssp_dispatch(problems::instance_as<problems::jssp::JsspInstance>(*e.instance, "jssp"),
+                                    solvers::DispatchRule::kMwkr,
+                                    [&](int count) { return draw_rank(count, row.q, rng); });
+    const auto walk = text == SampledText::kRankedNotes ? NotedText::kRanked : NotedText::kInsertion;
+    return problem.solution_of_text(*e.instance, walk_notes(problem, *e.instance, walk, row.q, rng));
+  };
   InstanceDraws d(row.match);
   const auto budget = static_cast<std::uint64_t>(row.budget());
   int drawn = 0;
@@ -101,11 +114,11 @@ InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance&
     for (int j = 0; j < k; ++j) {
       const auto start = Clock::now();
       Rng rng = Rng::for_item(seed, e.key * budget + static_cast<std::uint64_t>(drawn + j));
-      const std::string text = problem.format(*e.instance, sample_tour(lists, row.q, rng));
-      const auto outcome = score_sample(problem, *e.instance, text, row.repair);
+      const std::string text_written = problem.format(*e.instance, sample(rng));
+      const auto outcome = score_sample(problem, *e.instance, text_written, row.repair);
       d.seconds.total += std::chrono::duration<double>(Clock::now() - start).count();
       d.seconds.repair += outcome.repair_seconds;
-      d.add(outcome, text);
+      d.add(outcome, text_written);
     }
     drawn += k;
     d.settle(row, drawn, problem.sense());

@@ -7,6 +7,11 @@
 //   - compact text with candidate lists (TSP): the current node's listed neighbours that are still
 //     unvisited, nearest first, as its prompt clause lists them; any unvisited node, uniformly,
 //     when none of them is left and for the first node.
+//   - ranked and insertion notes (compact_ranked: OP, CVRP, MIS, MVC; compact_insert: PFSP): the
+//     choices of the note the decoder writes after each pick, in the heuristic's order (note_walk.h).
+//   - JSSP's machine sequences (any text): MWKR's non-delay dispatch, each pick rank r of the jobs
+//     that can start on the machine, most work remaining first (a noisy MWKR; the text has no
+//     choice list of its own to walk).
 // Its text is parsed, repaired and scored like a model's sample (sample_outcome.h), and the row
 // chooses among its samples by the model rows' rules (instance_draws.h: best of n, Algorithm 2),
 // so at the same n and rule it is the model's sampling with the model taken out.
@@ -27,7 +32,8 @@ void check_heuristic_sampler(const std::string& problem, const problems::TextSty
 std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, int n);
 
 // One row (fixed or adaptive, policy: heuristic) on one instance whose problem writes the model's
-// text (problems::with_text_style). Sample k draws from the stream (seed, key x budget + k).
-InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, std::uint64_t seed);
+// text `style` (problems::with_text_style). Sample k draws from the stream (seed, key x budget + k).
+InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const problems::TextStyle& style,
+                                         std::uint64_t seed);
 
 }  // namespace falcon::eval

@@ -8,7 +8,7 @@
 namespace falcon::policy {
 
 // grammar = false and no tracker in `options`: no mask steps (unconstrained decoding, an ablation).
-// A tracker (semantic, computed_notes) implies the grammar mask: it reads the grammar's text.
+// grammar = false with computed_notes: any text, except that the decoder writes each note.
 MaskFactory make_mask_factory(const text::Tokenizer& tokenizer, bool grammar, const decoding::GrammarOptions& options = {});
 
 }  // namespace falcon::policy

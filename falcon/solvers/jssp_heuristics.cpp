@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 namespace falcon::solvers {
@@ -9,6 +10,10 @@ namespace falcon::solvers {
 using problems::jssp::JsspInstance;
 
 problems::Solution jssp_dispatch(const JsspInstance& instance, DispatchRule rule) {
+  return jssp_dispatch(instance, rule, [](int) { return 0; });
+}
+
+problems::Solution jssp_dispatch(const JsspInstance& instance, DispatchRule rule, const std::function<int(int)>& rank) {
   const int n = instance.jobs, m = instance.machines;
   std::vector<int> next_op(n, 0);
   std::vector<std::int64_t> job_ready(n, 0), machine_ready(m, 0), work_left(n, 0);
@@ -38,12 +43,14 @@ problems::Solution jssp_dispatch(const JsspInstance& instance, DispatchRule rule
       const std::int64_t start = std::max(job_ready[j], machine_ready[r]);
       if (start < now || (start == now && r < machine)) now = start, machine = r;
     }
-    int chosen = -1;
+    std::vector<int> conflict;  // the jobs that can start on the machine now, the rule's first choice first
     for (int j = 0; j < n; ++j) {
       if (next_op[j] == m || instance.routes[j][next_op[j]].machine != machine) continue;
-      if (std::max(job_ready[j], machine_ready[machine]) != now) continue;
-      if (chosen < 0 || better(j, chosen)) chosen = j;
+      if (std::max(job_ready[j], machine_ready[machine]) == now) conflict.push_back(j);
     }
+    std::stable_sort(conflict.begin(), conflict.end(), better);
+    const int r = conflict.size() == 1 ? 0 : rank(static_cast<int>(conflict.size()));
+    const int chosen = conflict[std::clamp(r, 0, static_cast<int>(conflict.size()) - 1)];
     const auto& op = instance.routes[chosen][next_op[chosen]];
     job_ready[chosen] = machine_ready[machine] = now + op.duration;
     work_left[chosen] -= op.duration;

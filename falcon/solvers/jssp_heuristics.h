@@ -7,6 +7,8 @@
 // returned solution is exactly this timetable. Non-delay rather than Giffler-Thompson active
 // generation: on the 122 benchmark instances SPT and MWKR have a mean gap of 26.6% and 20.1%
 // non-delay but 62.2% and 27.1% active (FIFO: 26.8% both).
+#include <functional>
+
 #include "falcon/problems/jssp.h"
 #include "falcon/solvers/solver.h"
 
@@ -20,6 +22,11 @@ enum class DispatchRule {
 
 // Ties: lower job index. Deterministic; the seed is not used.
 problems::Solution jssp_dispatch(const problems::jssp::JsspInstance& instance, DispatchRule rule);
+// The same schedule builder with each pick made by `rank`: given how many jobs can start on the
+// machine (>= 2), the rank in the rule's order to take (0: the rule's own choice). A randomised
+// `rank` makes a noisy dispatching rule (the heuristic sampler's JSSP walk).
+problems::Solution jssp_dispatch(const problems::jssp::JsspInstance& instance, DispatchRule rule,
+                                 const std::function<int(int)>& rank);
 
 problems::Solution jssp_fifo(const problems::Instance& instance, const SolveOptions& options);
 problems::Solution jssp_spt(const problems::Instance& instance, const SolveOptions& options);

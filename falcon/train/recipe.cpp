@@ -27,10 +27,9 @@ RolloutSpec read_rollout(Config& c, const std::string& base, const problems::Tex
   r.grammar = c.get_bool(base + "grammar", r.grammar);
   r.semantic_mask = c.get_bool(base + "semantic_mask", r.semantic_mask);
   require(!r.semantic_mask || r.grammar, c, base + "semantic_mask", "needs grammar: true (it reads the grammar's text)");
-  // auto: computed where the text writes notes and the mask can compute them
+  // auto: computed where the text writes notes (with the grammar off too: the notes are the text's)
   r.computed_notes = c.get_bool_or_auto(base + "computed_notes", r.computed_notes)
-                         .value_or(problems::writes_notes(style) && r.grammar && !r.semantic_mask);
-  require(!r.computed_notes || r.grammar, c, base + "computed_notes", "needs grammar: true (it reads the grammar's text)");
+                         .value_or(problems::writes_notes(style) && !r.semantic_mask);
   require(!(r.computed_notes && r.semantic_mask), c, base + "computed_notes",
           "cannot be combined with semantic_mask (the semantic mask does not read notes)");
   require(!r.computed_notes || problems::writes_notes(style), c, base + "computed_notes",

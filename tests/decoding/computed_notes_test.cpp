@@ -65,6 +65,24 @@ TEST(ComputedNotes, CvrpNotesAreTheDemandAndTheCapacityLeft) {
   EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 (5 5)]], Objective: 1.5"), "0123456789<eos>");
 }
 
+TEST(ComputedNotes, WithTheGrammarOffTheTextIsFreeAndTheNotesAreStillWritten) {
+  const auto& cvrp = echo("cvrp");
+  const auto instance = small_cvrp();
+  GrammarOptions free_notes = notes_on();
+  free_notes.free_text = true;
+  auto after = [&](const std::string& prefix) { return testing::allowed_after(cvrp, instance, free_notes, prefix); };
+  EXPECT_EQ(after("").size(), 256u + 5u);  // every byte and EOS: no keyword is required
+  // After an index its note, grammar or not; with no grammar to bound the range, the ID may grow.
+  // EOS stays allowed anywhere, as in unconstrained decoding.
+  EXPECT_EQ(after("Routes - [[#1"), " 0123456789<eos>");
+  EXPECT_EQ(after("Routes - [[#1 ("), "5<eos>");
+  EXPECT_EQ(after("Routes - [[#1 (5 5"), ")<eos>");
+  EXPECT_EQ(after("Routes - [[#1 (5 5)").size(), 256u + 5u);  // past the note: anything, even "garbage"
+  EXPECT_EQ(after("Routes - [[#1 (5 5)garbage]]").size(), 256u + 5u);
+  // With the grammar on, the same garbled keyword is refused.
+  EXPECT_EQ(testing::allowed_after(cvrp, instance, notes_on(), "Routes - "), "refused ' '");
+}
+
 TEST(ComputedNotes, AnIdThatMayStillGrowGetsItsNoteOnlyWhenItEnds) {
   const auto& cvrp = echo("cvrp");
   const auto instance = make_instance("cvrp", 21);  // customers 1..20

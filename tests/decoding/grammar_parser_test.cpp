@@ -140,7 +140,7 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
   EXPECT_EQ(error_of([] { Grammar::load("/nonexistent/x.bnf"); }), "grammar: cannot open '/nonexistent/x.bnf'");
 
   EXPECT_EQ(builtin_grammar_names(),
-            (std::vector<std::string>{"cvrp", "cvrp_compact", "cvrp_echo", "cvrp_ranked", "jssp", "jssp_compact", "mis",
+            (std::vector<std::string>{"cvrp", "cvrp_compact", "cvrp_echo", "cvrp_ranked", "free_text", "jssp", "jssp_compact", "mis",
                                       "mis_compact", "mis_echo", "mvc", "mvc_compact", "mvc_echo", "op", "op_compact",
                                       "op_echo", "op_ranked", "pfsp", "pfsp_compact", "pfsp_echo", "pfsp_insert", "tsp", "tsp_compact"}));
   for (const auto& name : builtin_grammar_names()) {
@@ -148,7 +148,7 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
     EXPECT_NO_THROW(ByteDfa::compile(builtin_grammar(name), {1, 30})) << name;
   }
   EXPECT_NE(error_of([] { builtin_grammar_text("knapsack"); })
-                .find("no built-in grammar 'knapsack' (known: cvrp, cvrp_compact, cvrp_echo, cvrp_ranked, jssp"),
+                .find("no built-in grammar 'knapsack' (known: cvrp, cvrp_compact, cvrp_echo, cvrp_ranked, free_text, jssp"),
             std::string::npos);
 }
 

@@ -78,7 +78,7 @@ rows:
   settle_auto_notes(with_notes, true);
   EXPECT_TRUE(with_notes[0].computed_notes);
   EXPECT_FALSE(with_notes[1].computed_notes);  // its own setting wins
-  EXPECT_FALSE(with_notes[2].computed_notes);  // no grammar to read
+  EXPECT_TRUE(with_notes[2].computed_notes);   // the notes are the text's, with the grammar off too
   EXPECT_FALSE(with_notes[3].computed_notes);  // the semantic mask does not read notes
   for (const auto& r : with_notes) EXPECT_FALSE(r.computed_notes_auto);
 
@@ -91,8 +91,8 @@ rows:
                             "/tokenizer/tiny_bpe.model}\n";
   auto on = Config::from_string(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: fixed, n: 2}]\n", "<eval>");
   for (const auto& r : read_eval_spec(on).rows) EXPECT_TRUE(r.computed_notes);
-  EXPECT_NE(error_of(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: greedy, name: raw, grammar: false}]\n")
-                .find("<eval>: computed_notes needs grammar: true (it reads the grammar's text) in rows[1] (give it computed_notes: false)"),
+  EXPECT_NE(error_of(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: greedy, name: sem, semantic_mask: true}]\n")
+                .find("<eval>: computed_notes cannot be combined with semantic_mask (the semantic mask does not read notes) in rows[1] (give it computed_notes: false)"),
             std::string::npos);
   EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, computed_notes: sometimes}]\n")
                 .find("key 'rows[0].computed_notes': expected true, false or auto"),
@@ -152,12 +152,9 @@ TEST(EvalSpec, ErrorsNameTheKeyPath) {
       error_of("data: {dataset: '" + overlong + "'}\noutput_dir: x\nmethod: {type: solver:reference}\n");
   EXPECT_NE(refusal.find("data.dataset"), std::string::npos) << refusal;
   EXPECT_NE(refusal.find("cannot be looked up"), std::string::npos) << refusal;
-  // Computed notes read the grammar's text, and the semantic mask would read their digits as indices.
+  // The semantic mask would read the notes' digits as indices.
   const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
                             "/tokenizer/tiny_bpe.model}\n";
-  EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, grammar: false, computed_notes: true}]\n")
-                .find("rows[0].computed_notes needs grammar: true"),
-            std::string::npos);
   EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, semantic_mask: true, computed_notes: true}]\n")
                 .find("rows[0].computed_notes cannot be combined with semantic_mask"),
             std::string::npos);

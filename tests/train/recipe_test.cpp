@@ -76,8 +76,6 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   // The semantic masks read the grammar's text: without the grammar they would apply it silently.
   expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, semantic_mask: true}}]",
                "stages[0].rollout.semantic_mask needs grammar: true");
-  expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, computed_notes: true}}]",
-               "stages[0].rollout.computed_notes needs grammar: true");
   expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {semantic_mask: true, computed_notes: true}}]",
                "stages[0].rollout.computed_notes cannot be combined with semantic_mask");
   expect_error(base + "stages: [{type: bopo, steps: 3, lora: {rank: 8, target_modules: []}}]",
@@ -168,7 +166,7 @@ TEST(Recipe, AutoComputedNotesFollowTheText) {
   const auto with_notes = read_recipe(ranked);
   ranked.check_unused();
   EXPECT_TRUE(with_notes.stages[0].rollout.computed_notes);
-  EXPECT_FALSE(with_notes.stages[1].rollout.computed_notes);  // no grammar to read them from
+  EXPECT_TRUE(with_notes.stages[1].rollout.computed_notes);  // the notes are the text's, grammar or not
   EXPECT_TRUE(with_notes.eval.computed_notes);
   auto compact = Config::from_string(base + "text: {style: compact}" + stages, "<recipe>");
   const auto without = read_recipe(compact);

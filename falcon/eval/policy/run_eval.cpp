@@ -174,7 +174,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     if (row.kind == MethodKind::kSolver || row.heuristic_policy) {
       for (const std::size_t i : todo) {
         const auto& e = instances[i];
-        record(row.heuristic_policy ? run_heuristic_sampler_row(row, e, spec.seed)
+        record(row.heuristic_policy ? run_heuristic_sampler_row(row, e, policy->style, spec.seed)
                                     : run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
         jsonl.flush();
         bar.set_status(status(results));
