@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -92,6 +93,33 @@ TEST_F(ReleasedModels, EachDecodesItsCheckInstancesAsItsCardSays) {
     EXPECT_GE(row.feasible_raw, valid - 0.1) << "share of valid answers, model alone";
     ASSERT_TRUE(row.gap_feasible.has_value()) << "no valid answer at all";
     EXPECT_LE(*row.gap_feasible, gap_valid + 0.02) << "mean gap of the valid answers, model alone";
+  }
+}
+
+// One benchmark-format file per problem, with no known optimum: what a user brings.
+const std::map<std::string, std::string> kUnlabelledFile = {
+    {"tsp", "tsp/square5.tsp"},   {"op", "op/tiny.oplib"},       {"cvrp", "cvrp/tiny-n5-k2.vrp"},
+    {"mis", "mis/path5.mis"},     {"mvc", "mis/path5.mis"},      {"pfsp", "pfsp/valid_crlf.txt"},
+    {"jssp", "jssp/tiny.txt"}};
+
+TEST_F(ReleasedModels, EachAnswersAnInstanceFileThatCarriesNoLabel) {
+  const auto models = released_models();
+  if (models.empty()) GTEST_SKIP() << "no release under " << kModels;
+  for (const auto& model : models) {
+    SCOPED_TRACE(model.string());
+    const std::string problem = read_json(model / "release.json").at("problem");
+    if (!kUnlabelledFile.count(problem)) continue;  // models/all names no single problem
+    const auto out = dir_ / ("files_" + model.filename().string());
+    auto config = Config::from_string("model: {path: " + model.string() + "}\ndata: {files: [" FALCON_TEST_DATA_DIR "/" +
+                                          kUnlabelledFile.at(problem) + "], problem: " + problem +
+                                          "}\nrows: [{type: greedy, computed_notes: auto}]\n"
+                                          "threads: 1\noutput_dir: " + out.string() + "\n",
+                                      "<release on a file>");
+    const auto report = run_eval(config, EvalOptions{/*progress=*/false, /*plot_file=*/""});
+    ASSERT_EQ(report.rows.size(), 1u);
+    EXPECT_EQ(report.rows[0].instances, 1);
+    EXPECT_EQ(report.rows[0].feasible, 1.0);      // repair on
+    EXPECT_EQ(report.rows[0].no_reference, 1);    // no label: no gap, and nothing asked for one
   }
 }
 
