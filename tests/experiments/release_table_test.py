@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""experiments/release_table/collect.py: its results.md from fake release evaluations.
+
+  python3 tests/experiments/release_table_test.py     # what ctest runs (no C++ build needed)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, "experiments", "release_table", "collect.py")
+
+
+def write_summary(runs, problem, rows, paired):
+    path = os.path.join(runs, problem, "eval")
+    os.makedirs(path)
+    with open(os.path.join(path, "summary.json"), "w") as f:
+        json.dump({"instances": 100, "rows": rows, "paired": paired}, f)
+
+
+def collect(runs, out):
+    return subprocess.run([sys.executable, SCRIPT, "--runs", runs, "--out", out, "--command", "run.sh"],
+                          capture_output=True, text=True)
+
+
+class ReleaseTable(unittest.TestCase):
+    def test_one_line_per_problem_in_the_papers_order_with_its_rows_and_pairs(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs, out = os.path.join(d, "runs"), os.path.join(d, "results.md")
+            alone = {"row": "model alone", "feasible_raw": 0.725, "gap_all": 0.4597, "gap_feasible": 0.2547}
+            adaptive = {"row": "FALCON adaptive", "feasible_raw": 0.75, "gap_all": 0.099, "gap_feasible": 0.099}
+            write_summary(runs, "cvrp", [alone, adaptive, {"row": "repair alone", "gap_all": 0.4081}],
+                          [{"row": "FALCON adaptive", "against": "repair alone", "wins": 100, "ties": 0, "losses": 0}])
+            write_summary(runs, "tsp", [alone], [])  # rows a config lacks are "-"
+            result = collect(runs, out)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            lines = [l for l in open(out).read().splitlines() if l.startswith("| tsp") or l.startswith("| cvrp")]
+            self.assertEqual([l.split(" | ")[0] for l in lines], ["| tsp", "| cvrp"])
+            cvrp = lines[1].split(" | ")
+            self.assertEqual(cvrp[2:5], ["72.5%", "45.97%", "25.47%"])
+            self.assertIn("40.81%", cvrp)
+            self.assertIn("9.90%", cvrp)
+            self.assertIn("100 / 0 / 0", cvrp)
+            self.assertEqual(lines[0].count(" - "), 10)  # 6 gap rows and 4 pairs missing
+
+    def test_no_runs_is_one_clear_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            result = collect(os.path.join(d, "nothing"), os.path.join(d, "results.md"))
+            self.assertNotEqual(result.returncode, 0)
+            self.assertIn("run experiments/release_table/run.sh", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
