@@ -51,8 +51,7 @@ SampledText sampled_text(const std::string& problem, const problems::TextStyle& 
   if (problem == "jssp") return SampledText::kDispatch;
   throw Error("policy: heuristic: the model-free sampler knows TSP's compact text with candidate lists, the "
               "ranked and insertion notes (compact_ranked, compact_insert) and JSSP's machine sequences, not " +
-              problem + " in '" +
-              problems::describe(own) + "'; leave this row out for this model");
+              problem + " in '" + problems::describe(own) + "'; leave this row out for this model");
 }
 
 }  // namespace
