@@ -10,18 +10,26 @@ ScoredBatch score_sequences(model::CausalLm& model, const std::vector<Sequence>&
                             bool normalise) {
   const auto device = model->lm_head_weight().device();
   auto batch = collate(sequences, pad_id, device);
-  // No row has a target before its prompt's last token, so lm_head (V-wide, the costliest matmul
-  // of a small model) skips every position before the shortest prompt's end: columns first..T-1.
+  // No row has a target before its prompt's last token: the scores cover columns first..T-1.
   std::size_t shortest_prompt = sequences.front().prompt.size();
   for (const auto& s : sequences) shortest_prompt = std::min(shortest_prompt, s.prompt.size());
   const std::int64_t first = static_cast<std::int64_t>(shortest_prompt) - 1;
   const std::int64_t width = batch.input_ids.size(1) - first;
   auto hidden = model->hidden_states(batch.input_ids).narrow(1, first, width);  // (S, T', H)
-  auto logits = model->project(hidden);                                         // (S, T', V)
+  auto mask = batch.loss_mask.narrow(1, first, width);                          // (S, T')
+  // lm_head (V-wide, the costliest matmul of a small model) and the log-softmax only where a target
+  // is trained: prompts, padding and the notes the decoder writes carry none, and in the ranked
+  // texts the notes are most of the solution.
+  auto trained = mask.reshape({-1}).nonzero().squeeze(1);                                    // (K,)
+  auto picked = hidden.reshape({-1, hidden.size(2)}).index_select(0, trained);               // (K, H)
+  auto picked_logp = token_logprobs(model->project(picked),                                  // (K, V) ->
+                                    batch.targets.narrow(1, first, width).reshape({-1}).index_select(0, trained));  // (K,)
   ScoredBatch out;
-  out.token_logp = token_logprobs(logits, batch.targets.narrow(1, first, width));  // (S, T')
-  out.mask = batch.loss_mask.narrow(1, first, width);                               // (S, T')
-  out.sequence_logp = sequence_logprobs(out.token_logp, out.mask, normalise);        // (S,)
+  out.token_logp = torch::zeros({mask.numel()}, picked_logp.options())                       // (S * T')
+                       .index_copy(0, trained, picked_logp)
+                       .view(mask.sizes());                                                  // (S, T')
+  out.mask = mask;                                                                           // (S, T')
+  out.sequence_logp = sequence_logprobs(out.token_logp, out.mask, normalise);               // (S,)
   out.tokens = batch.tokens;
   return out;
 }

@@ -227,6 +227,7 @@ struct Run {
   std::string last_checkpoint;  // the newest one this process wrote (rank 0)
   model::CausalLm model{nullptr};
   std::optional<MetricsLog> metrics;
+  std::optional<ThreadsFollowLoad> threads;  // auto threads (`threads: 0`, one process) follow the load
 };
 
 // Data and tokenizer: rank 0 makes what is missing while the others wait, then all read them.
@@ -451,6 +452,9 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     if ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps) {
       const json loss_by_dataset = dataset_losses ? dataset_losses->take() : json::object();
       if (run.main) log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds, loss_by_dataset);
+      if (const auto threads = run.threads->update(); threads && run.progress)
+        std::fprintf(stderr, "\ntrain: %d threads from step %lld (the cores other processes leave free)\n", *threads,
+                     static_cast<long long>(step + 1));
     }
     const bool stop_now = stop_after_this_step(run);
     if (run.main && ((run.recipe.checkpoint_every > 0 && run.global_step % run.recipe.checkpoint_every == 0) || stop_now))
@@ -517,7 +521,9 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   // makes no collective calls.
   const auto env = distributed::distributed_env_from_process();
   const torch::Device device = rank_device(recipe.device, env);
-  const auto runtime = init_torch_runtime(rank_threads(recipe.threads, env));
+  const int threads = rank_threads(recipe.threads, env);
+  const auto runtime = init_torch_runtime(threads);
+  run.threads.emplace(/*enabled=*/threads <= 0);
   distributed::DistributedContext dist(env, distributed_options(recipe.distributed, device));
   run.dist = &dist;
   run.share = batch_share(dist);

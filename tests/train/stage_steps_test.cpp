@@ -52,6 +52,29 @@ struct Fixture {
   }
 };
 
+TEST(StageSteps, ScoresAndGradientsEqualTheFullProjection) {
+  // score_sequences projects only the trained positions; the reference projects every position.
+  torch::manual_seed(3);
+  model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));
+  std::vector<Sequence> seqs = {{{2, 10, 11, 12}, {5, 6, 7, 3}}, {{2, 10}, {6, 5, 3}}, {{2, 10, 11}, {7, 3}}};
+  seqs[0].decoder_written = {false, true, true, false};  // a note the decoder writes: no target
+  auto scored = score_sequences(lm, seqs, 0);
+  auto loss = sft_loss(scored.token_logp, scored.mask);
+  loss.backward();
+  std::vector<torch::Tensor> grads;
+  for (auto& p : lm->parameters()) grads.push_back(p.grad().clone()), p.mutable_grad().zero_();
+
+  auto batch = collate(seqs, 0, torch::kCPU);
+  auto full = token_logprobs(lm->project(lm->hidden_states(batch.input_ids)), batch.targets);  // (S, T)
+  auto reference = sft_loss(full, batch.loss_mask);
+  reference.backward();
+  EXPECT_NEAR(loss.item<double>(), reference.item<double>(), 1e-12);
+  auto lp = sequence_logprobs(full, batch.loss_mask);  // (S,)
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(scored.sequence_logp[i].item<double>(), lp[i].item<double>(), 1e-12);
+  std::size_t k = 0;
+  for (auto& p : lm->parameters()) EXPECT_TRUE(torch::allclose(grads[k++], p.grad(), 1e-10, 1e-12));
+}
+
 TEST(StageSteps, BopoLossIsDefinition36OverTheUsedGroups) {
   torch::manual_seed(1);
   model::CausalLm lm(tiny(), torch::TensorOptions().dtype(torch::kDouble));

@@ -1,7 +1,10 @@
 #pragma once
-// Process-wide LibTorch setup: use every core (at::get_num_threads() starts at 1 on Debian's
+// Process-wide LibTorch setup: use every free core (at::get_num_threads() starts at 1 on Debian's
 // build) and report what BLAS and threads the process runs with.
+#include <optional>
 #include <string>
+
+#include "falcon/core/cpu_load.h"
 
 namespace falcon {
 
@@ -13,7 +16,22 @@ struct TorchRuntimeInfo {
   std::string allocator;  // memory_allocator() (falcon/core/torch/allocator.h)
 };
 
-// threads <= 0 means all hardware threads. Safe to call more than once.
+// threads <= 0 (auto) means the cores other processes leave free, measured over a quarter second
+// (cpu_load.h): all of them on a quiet machine, one beside a busy process on two cores.
+// Safe to call more than once.
 TorchRuntimeInfo init_torch_runtime(int threads = 0);
+
+// With auto threads, a long run follows the load: each update() measures the other processes'
+// busy cores since the last one and sets the threads that leave them free. Returns the new count
+// when it changed. Does nothing when the user fixed the threads.
+class ThreadsFollowLoad {
+ public:
+  explicit ThreadsFollowLoad(bool enabled);
+  std::optional<int> update();
+
+ private:
+  bool enabled_;
+  OtherLoad load_;
+};
 
 }  // namespace falcon

@@ -9,10 +9,16 @@
 namespace falcon {
 namespace {
 
-TEST(TorchRuntime, UsesAllCores) {
-  const TorchRuntimeInfo info = init_torch_runtime();
-  EXPECT_EQ(info.intra_op_threads, static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+TEST(TorchRuntime, AutoThreadsUseTheFreeCoresAndFixedThreadsAreKept) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const TorchRuntimeInfo info = init_torch_runtime();  // as many as other processes leave free
+  EXPECT_GE(info.intra_op_threads, 1);
+  EXPECT_LE(info.intra_op_threads, cores);
   EXPECT_FALSE(info.torch_version.empty());
+  EXPECT_EQ(init_torch_runtime(1).intra_op_threads, 1);
+  ThreadsFollowLoad fixed(/*enabled=*/false);
+  EXPECT_FALSE(fixed.update().has_value());
+  EXPECT_EQ(at::get_num_threads(), 1);
 }
 
 TEST(TorchShim, AttentionMatchesExplicitFormula) {
