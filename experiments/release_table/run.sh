@@ -4,8 +4,8 @@
 # to one instance: the generator is seeded per split and index, so the test instances are the same),
 # then configs/eval/release_<p>.yaml (the model alone, FALCON, the heuristic sampler, the simple
 # heuristic, repair alone) on its first LIMIT instances; results.md gathers the rows.
-#   experiments/release_table/run.sh                  # LIMIT=100, THREADS=2; five releases took
-#                                                     # 18 minutes on one thread (THREADS=1)
+#   experiments/release_table/run.sh                  # LIMIT=100, THREADS=2; one thread a problem
+#                                                     # took 25 minutes for six, MVC alone 29
 #   LIMIT=200 experiments/release_table/run.sh        # all 200: the cards' own figures
 #   PROBLEMS="tsp cvrp" experiments/release_table/run.sh
 #   experiments/release_table/run.sh --collect-only   # rebuild results.md from runs/release_table

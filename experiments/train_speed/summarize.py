@@ -22,7 +22,7 @@ def main():
         scoring = json.loads((out / f"scoring_{name}.json").read_text())["scoring"]
         for arm, figures in scoring["arms"].items():
             print(f"| {name} | {arm} | {figures['tokens_per_s']:,.0f} | {figures['seconds_per_step']:.3f} |")
-        print(f"| {name} | trained positions / every position: fp32 {scoring['speedup_trained_positions_fp32']:.2f}x, "
+        print(f"| {name} | trained positions / every position after the prompt: fp32 {scoring['speedup_trained_positions_fp32']:.2f}x, "
               f"bf16 {scoring['speedup_trained_positions_bf16']:.2f}x; bf16 / fp32 {scoring['speedup_bf16_over_fp32_trained_positions']:.2f}x "
               f"| | |")
     print()

@@ -31,11 +31,16 @@ std::vector<train::Sequence> make_batch(const ScoringBenchOptions& o, int vocab,
   return batch;
 }
 
-// The step before positions were picked: lm_head over every position of the batch.
-torch::Tensor full_projection_loss(model::CausalLm& model, const std::vector<train::Sequence>& batch) {
+// The step as it was before positions were picked: lm_head on every position from the shortest
+// prompt's end on, notes and padding included.
+torch::Tensor from_prompt_end_loss(model::CausalLm& model, const std::vector<train::Sequence>& batch) {
   auto b = train::collate(batch, 0, torch::kCPU);
-  auto logp = train::token_logprobs(model->project(model->hidden_states(b.input_ids)), b.targets);  // (B, T)
-  return train::sft_loss(logp, b.loss_mask);
+  std::size_t shortest = batch.front().prompt.size();
+  for (const auto& s : batch) shortest = std::min(shortest, s.prompt.size());
+  const auto first = static_cast<std::int64_t>(shortest) - 1, width = b.input_ids.size(1) - first;
+  auto hidden = model->hidden_states(b.input_ids).narrow(1, first, width);                        // (B, T', H)
+  auto logp = train::token_logprobs(model->project(hidden), b.targets.narrow(1, first, width));  // (B, T')
+  return train::sft_loss(logp, b.loss_mask.narrow(1, first, width));
 }
 
 torch::Tensor picked_loss(model::CausalLm& model, const std::vector<train::Sequence>& batch) {
@@ -64,13 +69,13 @@ nlohmann::ordered_json measure_scoring(const model::ModelConfig& config, const S
     torch::ScalarType autocast;
     double seconds = 0.0;
   };
-  std::vector<Arm> arms = {{"fp32, every position", false, torch::kFloat},
+  std::vector<Arm> arms = {{"fp32, every position after the prompt", false, torch::kFloat},
                            {"fp32, trained positions", true, torch::kFloat},
-                           {"bf16, every position", false, torch::kBFloat16},
+                           {"bf16, every position after the prompt", false, torch::kBFloat16},
                            {"bf16, trained positions", true, torch::kBFloat16}};
   const auto step = [&](Arm& arm) {
     model->set_autocast(arm.autocast);
-    auto loss = arm.picked ? picked_loss(model, batch) : full_projection_loss(model, batch);
+    auto loss = arm.picked ? picked_loss(model, batch) : from_prompt_end_loss(model, batch);
     loss.backward();
     optimizer.step();
     optimizer.zero_grad();

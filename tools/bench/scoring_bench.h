@@ -1,7 +1,8 @@
 #pragma once
 // The trainer's own SFT step (train::score_sequences, sft_loss, backward, AdamW) on batches shaped
-// like a text style's sequences, against the same step that projects every position through
-// lm_head, in fp32 and under bf16 autocast: tokens/s of each, alternating runs in one process.
+// like a text style's sequences, against the same step that projects every position after the
+// shortest prompt through lm_head (notes and padding included: the trainer before it picked the
+// trained positions), in fp32 and under bf16 autocast: tokens/s of each, alternating in one process.
 #include <nlohmann/json.hpp>
 
 #include "falcon/model/model_config.h"
