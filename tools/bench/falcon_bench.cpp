@@ -11,7 +11,7 @@
 // (6 * parameters * tokens + attention) and MFU against that peak; decoding tokens/s at batch 1
 // and 64 with and without the KV cache; sampling tokens/s with the TSP grammar mask vs without;
 // the trainer's own SFT step (suite scoring): lm_head on the trained positions against every
-// position, fp32 against bf16 autocast.
+// position after the prompt, fp32 against bf16 autocast.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   app.add_option("--constrained-tokens", constrained.max_new_tokens, "max new tokens in the constrained-decoding suite");
   app.add_option("--device", device_name, "cpu | cuda");
   app.add_option("--dtype", dtype_name, "float32 | bfloat16 | float16");
-  app.add_option("--threads", threads, "intra-op threads (0 = all cores)");
+  app.add_option("--threads", threads, "intra-op threads (0 = the cores other processes leave free)");
   app.add_option("--out", out_path, "also write the JSON to this file");
   CLI11_PARSE(app, argc, argv);
   decoding.without_cache = !no_uncached;
