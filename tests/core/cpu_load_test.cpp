@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 
 namespace falcon {
 namespace {
@@ -45,8 +44,6 @@ TEST(CpuLoad, ReadsThisMachineAndCountsItsOwnWork) {
   ASSERT_TRUE(after.has_value());
   EXPECT_GE(after->self, before->self + 5) << "this process's own CPU time did not show";
   EXPECT_GT(after->machine_total, before->machine_total);
-  const double other = other_busy_cores(*before, *after, static_cast<int>(std::thread::hardware_concurrency()));
-  EXPECT_GE(other, 0.0);
 }
 
 }  // namespace
