@@ -16,6 +16,7 @@ packages=(
   libhdf5-dev hdf5-helpers libhdf5-103-1 libhdf5-cpp-103-1 libhdf5-hl-100 libhdf5-hl-cpp-100 libaec0 libaec-dev libsz2
   libyaml-cpp-dev libyaml-cpp0.7 libsentencepiece-dev libsentencepiece0 libfmt-dev libfmt9
   libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian libcli11-dev nlohmann-json3-dev
+  libpcre2-dev libpcre2-8-0 libpcre2-16-0 libpcre2-32-0 libpcre2-posix3 libicu-dev libicu72 icu-devtools
   pkgconf pkgconf-bin libpkgconf3 pkg-config
   zlib1g-dev libjpeg62-turbo libjpeg62-turbo-dev libjpeg-dev libssl-dev libssl3
   libcurl4 libcurl4-openssl-dev libbrotli1 libcom-err2 libkrb5support0 libk5crypto3 libkeyutils1 libkrb5-3

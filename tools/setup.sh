@@ -8,6 +8,7 @@ packages=(
   libtorch-dev libopenblas0-openmp       # LibTorch 1.13 (CPU); OpenBLAS makes its matmuls ~30x faster here
   libgloo-dev                            # c10d's Gloo headers, for data parallel on CPU
   libsentencepiece-dev libyaml-cpp-dev libhdf5-dev
+  libpcre2-dev libicu-dev                # tokenizer.json: split regexes, NFC
   python3-h5py                           # reads datasets from Python; one test runs the documented snippet
   python3-matplotlib                     # tools/plot_training.py: training curves as PNG
   python3-yaml                           # tools/falcon_sweep.py reads sweep files

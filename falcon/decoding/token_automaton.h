@@ -64,6 +64,11 @@ class TokenAutomaton {
   int eos_id() const { return vocabulary_.eos_id(); }
   const ByteDfa& byte_dfa() const { return dfa_; }
   const Vocabulary& vocabulary() const { return vocabulary_; }
+  // The tables this automaton holds (masks, ranks, transitions), not the DFA or vocabulary.
+  std::size_t memory_bytes() const {
+    return masks_.size() * sizeof(std::uint64_t) + rank_.size() * sizeof(std::uint32_t) +
+           next_offset_.size() * sizeof(std::uint32_t) + (next_.size() + tokens_.size()) * sizeof(std::int32_t);
+  }
 
  private:
   TokenAutomaton(ByteDfa dfa, Vocabulary vocabulary) : dfa_(std::move(dfa)), vocabulary_(std::move(vocabulary)) {}

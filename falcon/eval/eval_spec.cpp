@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/text/tokenizer.h"
 
 namespace falcon::eval {
 namespace {
@@ -77,7 +78,7 @@ ModelSpec read_model(Config& c) {
     require(!m.path.empty(), c, "model.adapter", "needs model.path (the base the adapter was trained on)");
     require_exists(c, "model.adapter", m.adapter, "give a PEFT adapter directory (adapter_config.json + weights)");
   }
-  m.tokenizer = c.get_string("model.tokenizer", m.path.empty() ? "" : m.path + "/tokenizer.model");
+  m.tokenizer = c.get_string("model.tokenizer", m.path.empty() ? "" : text::tokenizer_file(m.path));
   if (!m.checkpoint.empty())
     require(!m.tokenizer.empty(), c, "model.tokenizer",
             "is required with model.checkpoint: the tokenizer.model of the run (its output_dir/tokenizer.model)");

@@ -59,9 +59,7 @@ namespace {
 Sequence tokenized(const problems::Problem& problem, const problems::Instance& instance,
                    const problems::Solution& solution, const text::Tokenizer& tokenizer) {
   Sequence out;
-  out.prompt = {tokenizer.bos_id()};
-  const auto body = tokenizer.encode(policy::prompt_text(problem, instance));
-  out.prompt.insert(out.prompt.end(), body.begin(), body.end());
+  out.prompt = policy::prompt_tokens(problem, instance, tokenizer);
   out.solution = tokenizer.encode(problem.format(instance, solution));
   out.solution.push_back(tokenizer.eos_id());
   return out;

@@ -5,6 +5,7 @@
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/problems/registry.h"
+#include "falcon/text/tokenizer.h"
 
 namespace falcon::train {
 namespace {
@@ -192,7 +193,7 @@ std::string to_string(StageKind kind) {
 }
 
 bool is_model_directory(const std::string& dir) {
-  return !dir.empty() && std::filesystem::exists(dir + "/config.json") && std::filesystem::exists(dir + "/tokenizer.model") &&
+  return !dir.empty() && std::filesystem::exists(dir + "/config.json") && std::filesystem::exists(text::tokenizer_file(dir)) &&
          !std::filesystem::exists(dir + "/checkpoint.json");
 }
 
@@ -215,7 +216,7 @@ Recipe read_recipe(Config& c) {
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");
   // A model directory (a release in models/, a run's final/) carries the tokenizer its ids are from.
-  if (r.tokenizer.path.empty() && is_model_directory(r.init_from)) r.tokenizer.path = r.init_from + "/tokenizer.model";
+  if (r.tokenizer.path.empty() && is_model_directory(r.init_from)) r.tokenizer.path = text::tokenizer_file(r.init_from);
   r.tokenizer.vocab_size = static_cast<int>(c.get_int("tokenizer.vocab_size", 2000));
   require(r.tokenizer.vocab_size >= 300, c, "tokenizer.vocab_size", "must be at least 300 (256 byte pieces + specials)");
   r.tokenizer.numbers = c.get_string("tokenizer.numbers", "plain");

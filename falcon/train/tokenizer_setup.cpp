@@ -34,7 +34,7 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string
   if (!recipe.tokenizer.path.empty()) {
     if (!fs::exists(recipe.tokenizer.path))
       throw Error(recipe.source + ": tokenizer.path: '" + recipe.tokenizer.path +
-                  "' does not exist (give a tokenizer.model, or leave the key out to train one)");
+                  "' does not exist (give a tokenizer.model or a tokenizer.json, or leave the key out to train one)");
     return recipe.tokenizer.path;
   }
   const std::string prefix = recipe.output_dir + "/tokenizer";

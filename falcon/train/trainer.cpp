@@ -25,6 +25,7 @@
 #include "falcon/train/data_parallel.h"
 #include "falcon/train/dataset_losses.h"
 #include "falcon/policy/grammar_masks.h"
+#include "falcon/text/tokenizer.h"
 #include "falcon/train/metrics_log.h"
 #include "falcon/train/stage_steps.h"
 #include "falcon/train/tokenizer_setup.h"
@@ -94,7 +95,7 @@ void write_final(const std::string& dir, model::CausalLm& model, const model::Mo
     if (name.find(".lora_") == std::string::npos) weights[name] = tensor.detach().to(torch::kCPU).clone();
   if (merge) model->unmerge_adapters();
   model::write_hf_checkpoint(dir, config, weights);
-  fs::copy_file(tokenizer_path, dir + "/tokenizer.model", fs::copy_options::overwrite_existing);
+  text::copy_tokenizer(tokenizer_path, dir);
   eval::write_text_style(dir, style);
 }
 

@@ -87,6 +87,18 @@ TEST(InputFuzzReplay, ConfigsOfDatagenEvalAndTraining) {
   }
 }
 
+TEST(InputFuzzReplay, TokenizerJsonFiles) {
+  const std::string file = read_bytes(kRepo / "tests" / "data" / "tokenizer" / "tiny_byte_level.json");
+  ASSERT_GT(file.size(), 100u);
+  run(tokenizer_model_one_input, file);
+  Rng rng(33);
+  for (int k = 0; k < 1500; ++k) {
+    std::string bytes = file;
+    mutate(rng, bytes, std::string("{}[]\",:0123456789 \\nulltrue-\xc4\xa0"));
+    run(tokenizer_model_one_input, bytes);
+  }
+}
+
 TEST(InputFuzzReplay, TokenizerModels) {
   const std::string model = read_bytes(kRepo / "tests" / "data" / "tokenizer" / "tiny_bpe.model");
   ASSERT_GT(model.size(), 100u);

@@ -1,5 +1,5 @@
-// tokenizer.model files: a model that loads must encode and decode any text without error, and
-// every id it produces must be in range.
+// tokenizer.model and tokenizer.json files: a model that loads must encode and decode any text
+// without error, and every id it produces must be in range.
 #include <string>
 #include <string_view>
 

@@ -94,6 +94,7 @@ int main(int argc, char** argv) {
     {
       Corpus c(out, "tokenizer_model_fuzzer");
       for (const auto& f : smallest(repo / "tests" / "data", ".model", 4)) c.add(f.filename().string(), read_bytes(f));
+      c.add("tiny_byte_level.json", read_bytes(repo / "tests" / "data" / "tokenizer" / "tiny_byte_level.json"));
     }
     {
       Corpus c(out, "grammar_fuzzer");

@@ -124,6 +124,38 @@ StepTimes time_steps(const GrammarState& initial, const std::vector<std::vector<
   return t;
 }
 
+std::vector<std::string> names_or_all(const std::vector<std::string>& given) {
+  if (!given.empty()) return given;
+  std::vector<std::string> names;
+  for (const auto name : problems::problem_names()) names.emplace_back(name);
+  return names;
+}
+
+// Encoding speed on what the trainer encodes: every problem's prompt and heuristic solution
+// (n = 20), again and again for at least a second.
+nlohmann::json encode_speed(const text::Tokenizer& tokenizer, const std::vector<std::string>& names, std::uint64_t seed) {
+  std::vector<std::string> texts;
+  for (const auto& name : names) {
+    const problems::Problem& problem = problems::problem_by_name(name);
+    problems::GenerateOptions gen;
+    gen.n = 20;
+    for (int k = 0; k < 5; ++k) texts.push_back(problem.prompt(*problem.generate(gen, seed + static_cast<std::uint64_t>(k))) + "\n");
+    for (auto& text : solution_texts(problem, 20, 5, seed)) texts.push_back(std::move(text));
+  }
+  std::size_t bytes = 0, tokens = 0;
+  const auto start = Clock::now();
+  double seconds = 0;
+  while (seconds < 1.0) {
+    for (const auto& text : texts) {
+      bytes += text.size();
+      tokens += tokenizer.encode(text).size();
+    }
+    seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  }
+  return {{"texts", texts.size()}, {"mb_per_s", static_cast<double>(bytes) / seconds / 1e6},
+          {"tokens_per_s", static_cast<double>(tokens) / seconds}, {"bytes_per_token", static_cast<double>(bytes) / tokens}};
+}
+
 double clock_overhead_ns() {
   std::vector<double> ns;
   for (int i = 0; i < 10000; ++i) {
@@ -143,13 +175,12 @@ nlohmann::json run_decoding_benchmarks(const DecodingBenchOptions& options) {
   const auto t0 = Clock::now();
   const std::unique_ptr<text::Tokenizer> tokenizer = trained_tokenizer(options.tokenizer);
   out["tokenizer_train_or_load_s"] = std::chrono::duration<double>(Clock::now() - t0).count();
+  out["encode"] = encode_speed(*tokenizer, names_or_all(options.problems), options.seed);
   const std::vector<std::pair<std::string, Vocabulary>> vocabularies = {
       {"trained", Vocabulary::from_tokenizer(*tokenizer)},
       {"synthetic", Vocabulary::synthetic(options.synthetic_vocab, options.seed)}};
   for (const auto& [name, v] : vocabularies) out["vocabularies"][name] = {{"size", v.size()}};
-  std::vector<std::string> names = options.problems;
-  if (names.empty())
-    for (const auto name : problems::problem_names()) names.emplace_back(name);
+  const std::vector<std::string> names = names_or_all(options.problems);
 
   // Per-step mask time along real solution texts (the automata are compiled before timing).
   for (const auto& problem_name : names) {
@@ -204,12 +235,16 @@ nlohmann::json run_decoding_benchmarks(const DecodingBenchOptions& options) {
       nlohmann::json row = {{"problem", problem_name}, {"n", n}, {"dfa_states", states}, {"byte_dfa_ms", dfa_ms}};
       for (const auto& [vname, vocabulary] : vocabularies) {
         double token_ms = 1e300;
+        std::size_t bytes = 0;
         for (int r = 0; r < options.compile_repeats; ++r) {
           const auto a = Clock::now();
           const auto automaton = decoding::TokenAutomaton::build(*dfa, vocabulary);
           token_ms = std::min(token_ms, ns_between(a, Clock::now()) / 1e6);
+          bytes = automaton->memory_bytes();
         }
-        row["token_automaton_ms"][vname + "_" + std::to_string(vocabulary.size())] = token_ms;
+        const std::string key = vname + "_" + std::to_string(vocabulary.size());
+        row["token_automaton_ms"][key] = token_ms;
+        row["token_automaton_mb"][key] = static_cast<double>(bytes) / (1 << 20);
       }
       out["compile"].push_back(row);
     }

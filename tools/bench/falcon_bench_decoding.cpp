@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   falcon::bench::DecodingBenchOptions options;
   CLI::App app{"Grammar-mask benchmark: mask time per step and compile time per (grammar, n), as JSON"};
-  app.add_option("--tokenizer", options.tokenizer, "tokenizer.model to measure (default: train a 2000-piece BPE)");
+  app.add_option("--tokenizer", options.tokenizer, "tokenizer.model or tokenizer.json to measure (default: train a 2000-piece BPE)");
   app.add_option("--synthetic-vocab", options.synthetic_vocab, "size of the synthetic vocabulary");
   app.add_option("--n", options.mask_n, "instance size for the per-step timings");
   app.add_option("--steps", options.mask_steps, "timed steps per (vocabulary, problem)");

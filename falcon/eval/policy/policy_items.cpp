@@ -18,9 +18,7 @@ PolicyItems policy_items(const std::vector<EvalInstance>& instances, const text:
     item.instance = e.instance;
     item.reference_objective = e.reference;
     item.key = e.key;
-    item.prompt = {tokenizer.bos_id()};
-    const auto body = tokenizer.encode(policy::prompt_text(*e.problem, *e.instance));
-    item.prompt.insert(item.prompt.end(), body.begin(), body.end());
+    item.prompt = policy::prompt_tokens(*e.problem, *e.instance, tokenizer);
     const auto budget = policy::output_budget(*e.problem, *e.instance, tokenizer);
     const int solution_tokens = budget.solution_tokens;
     const int prompt_tokens = static_cast<int>(item.prompt.size());
