@@ -1,6 +1,7 @@
 #pragma once
 // The text style a model was trained in, stored beside its tokenizer.model as text_style.json
-// ({"style": "compact", "candidates": 4}), so the evaluator writes the prompts the model knows.
+// ({"style": "compact", "candidates": 4}, and "chat": "chatml" for an instruct format), so the
+// evaluator writes the prompts the model knows.
 // A directory without the file (a pretrained Hugging Face model) reads as the paper's style.
 #include <string>
 

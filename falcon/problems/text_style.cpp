@@ -192,8 +192,8 @@ void set_problem_text_style(TextStyle& style, std::string_view problem, std::str
 
 TextStyle TextStyle::for_problem(std::string_view problem) const {
   for (const auto& p : per_problem)
-    if (p.problem == problem) return TextStyle{p.name, p.candidates, {}};
-  return TextStyle{name, candidates, {}};
+    if (p.problem == problem) return TextStyle{p.name, p.candidates, {}, chat};
+  return TextStyle{name, candidates, {}, chat};
 }
 
 bool writes_notes(const TextStyle& style) {
@@ -212,6 +212,7 @@ std::string describe(const TextStyle& style) {
   };
   std::string text = one(style.name, style.candidates);
   for (const auto& p : style.per_problem) text += "; " + p.problem + ": " + one(p.name, p.candidates);
+  if (style.chat != "none") text += "; chat template " + style.chat;
   return text;
 }
 

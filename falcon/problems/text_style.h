@@ -54,11 +54,12 @@ struct TextStyle {
   std::string name = "paper";  // paper | compact | compact_echo | compact_state | compact_ranked | compact_insert
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
   std::vector<ProblemTextStyle> per_problem;  // problems written otherwise, sorted by problem
+  std::string chat = "none";  // the instruct format prompts are wrapped in (text/chat_template.h)
 
   // The single style `problem` is written in: its own entry, else name / candidates.
   TextStyle for_problem(std::string_view problem) const;
   bool operator==(const TextStyle& o) const {
-    return name == o.name && candidates == o.candidates && per_problem == o.per_problem;
+    return name == o.name && candidates == o.candidates && per_problem == o.per_problem && chat == o.chat;
   }
   bool operator!=(const TextStyle& o) const { return !(*this == o); }
 };
@@ -71,7 +72,8 @@ TextStyle make_text_style(std::string_view name, int candidates, const std::stri
 // `where` for a problem that is not registered or already has one.
 void set_problem_text_style(TextStyle& style, std::string_view problem, std::string_view name, int candidates,
                             const std::string& where);
-// "paper", "compact", "compact, 4 candidates"; then "; op: compact_ranked, 4 candidates" per problem.
+// "paper", "compact", "compact, 4 candidates"; then "; op: compact_ranked, 4 candidates" per problem;
+// then "; chat template chatml" unless none.
 std::string describe(const TextStyle& style);
 // Whether the style's solution text writes a note after each index (compact_echo, _state, _ranked,
 // _insert): for a style of several problems, whether any of them does.

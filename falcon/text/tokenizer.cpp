@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "falcon/core/error.h"
+#include "falcon/text/chat_template.h"
 #include "falcon/text/tokenizer_impl.h"
 
 namespace falcon::text {
@@ -84,9 +85,31 @@ bool Tokenizer::is_special(int id) const {
 }
 int Tokenizer::pad_id() const { return impl_->pad; }
 int Tokenizer::bos_id() const { return impl_->bos; }
-int Tokenizer::eos_id() const { return impl_->eos; }
+int Tokenizer::eos_id() const { return chat_end_ >= 0 ? chat_end_ : impl_->eos; }
 int Tokenizer::unk_id() const { return impl_->unk; }
 const std::string& Tokenizer::path() const { return impl_->path; }
+
+Tokenizer Tokenizer::with_chat_template(std::string_view name) const {
+  const ChatTemplate& chat = text::chat_template(name, "tokenizer '" + path() + "'");
+  Tokenizer out = *this;
+  out.chat_ = &chat;
+  out.chat_end_ = -1;
+  if (chat.end_token.empty()) return out;
+  for (const std::string& text : {chat.before, chat.after, chat.end_token}) {
+    const auto ids = encode(text);
+    bool has_special = false;
+    for (const int id : ids) has_special = has_special || is_special(id);
+    if (!text.empty() && text.find("<|") != std::string::npos && !has_special)
+      throw Error("tokenizer '" + path() + "': chat template " + chat.name + " needs its special tokens (" +
+                  chat.end_token + ", ...), which this tokenizer does not have; use the model family's own tokenizer.json");
+  }
+  out.chat_end_ = id(chat.end_token);
+  return out;
+}
+
+const ChatTemplate& Tokenizer::chat_template() const {
+  return chat_ ? *chat_ : text::chat_template("none", "tokenizer");
+}
 
 void Tokenizer::check_id(int id) const {
   if (id < 0 || id >= impl_->vocab_size())

@@ -20,6 +20,8 @@
 
 namespace falcon::text {
 
+struct ChatTemplate;
+
 // The trainer ends every prompt with this before the solution text; tokenizers are trained on
 // the same text (corpus_texts in falcon/tokenizer_training/corpus.h).
 inline constexpr std::string_view kPromptEnd = "\n";
@@ -76,8 +78,16 @@ class Tokenizer {
   // -1 when the model has none (Qwen has no BOS).
   int pad_id() const;
   int bos_id() const;
-  int eos_id() const;
+  int eos_id() const;  // the chat template's end token once one is set
   int unk_id() const;
+
+  // A copy whose sequences follow the instruct format `name` (chat_template.h: none, chatml,
+  // llama3): policy::prompt_tokens wraps prompts in it and its end token becomes eos_id(), so
+  // training ends solutions with it and decoding stops at it. Like Hugging Face's tokenizers, the
+  // tokenizer carries its chat template. Throws falcon::Error when the tokenizer lacks the
+  // template's special tokens.
+  Tokenizer with_chat_template(std::string_view name) const;
+  const ChatTemplate& chat_template() const;  // "none" unless set
   const std::string& path() const;
 
   struct Impl;  // what each file format implements (tokenizer_impl.h)
@@ -86,6 +96,8 @@ class Tokenizer {
   explicit Tokenizer(std::shared_ptr<const Impl> impl);
   void check_id(int id) const;
   std::shared_ptr<const Impl> impl_;
+  const ChatTemplate* chat_ = nullptr;  // static storage (chat_template.cpp); nullptr = none
+  int chat_end_ = -1;                   // the template's end token, -1 = the file's EOS
 };
 
 }  // namespace falcon::text

@@ -5,6 +5,7 @@
 #include "falcon/core/error.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/problems/registry.h"
+#include "falcon/text/chat_template.h"
 #include "falcon/text/tokenizer.h"
 
 namespace falcon::train {
@@ -239,6 +240,11 @@ Recipe read_recipe(Config& c) {
                                      static_cast<int>(c.get_int(base + ".candidates", r.text_style.candidates)),
                                      at(c, base));
   }
+  // An instruct format for models tuned on one (Qwen's chatml, Llama-3's): text/chat_template.h.
+  r.text_style.chat = text::chat_template(c.get_string("text.chat", "none"), at(c, "text.chat")).name;
+  require(r.text_style.chat == "none" || !r.tokenizer.path.empty(), c, "text.chat",
+          "needs tokenizer.path (a tokenizer.json with the template's special tokens), or init.checkpoint naming a "
+          "model directory that has one: a tokenizer trained here has none");
   std::string compact = r.text_style.name;  // a compact text anywhere needs whole-number pieces
   for (const auto& p : r.text_style.per_problem)
     if (compact == "paper") compact = p.name;

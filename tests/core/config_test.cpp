@@ -9,20 +9,14 @@
 #include <functional>
 
 #include "falcon/core/error.h"
+#include "tests/error_of.h"
 
 namespace falcon {
 namespace {
 
-using ::testing::HasSubstr;
+using falcon::test_support::error_of;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
+using ::testing::HasSubstr;
 
 const char* kYaml = R"(problem: tsp
 seed: 7

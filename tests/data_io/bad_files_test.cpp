@@ -11,9 +11,12 @@
 #include "falcon/data/h5_io.h"
 #include "falcon/data/reader.h"
 #include "tests/data_io/test_util.h"
+#include "tests/error_of.h"
 
 namespace falcon::data {
 namespace {
+
+using falcon::test_support::error_of;
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -35,15 +38,6 @@ class BadFiles : public ::testing::Test {
   }
 
   // The message of the error `f` throws (or "(no error)").
-  static std::string error_of(const std::function<void()>& f) {
-    try {
-      f();
-    } catch (const Error& e) {
-      return e.what();
-    }
-    return "(no error)";
-  }
-
   static std::string open_error(const std::string& path, const std::string& problem = "") {
     return error_of([&] { DatasetReader::open(path, problem).verify(); });
   }

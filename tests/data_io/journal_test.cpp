@@ -8,9 +8,12 @@
 
 #include "falcon/core/error.h"
 #include "tests/data_io/test_util.h"
+#include "tests/error_of.h"
 
 namespace falcon::data {
 namespace {
+
+using falcon::test_support::error_of;
 
 using ::testing::HasSubstr;
 
@@ -39,15 +42,6 @@ void expect_entries(const std::vector<JournalEntry>& got, const std::vector<Jour
     EXPECT_EQ(got[i].label.solver_seed, want[i].label.solver_seed);
     EXPECT_EQ(got[i].label.seconds, want[i].label.seconds);
   }
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 TEST(Journal, AppendsAndReadsBackExactly) {

@@ -15,25 +15,18 @@
 #include "falcon/decoding/builtin_grammars.h"
 #include "falcon/decoding/byte_dfa.h"
 #include "falcon/decoding/grammar_nfa.h"
+#include "tests/error_of.h"
 
 namespace falcon::decoding {
 namespace {
+
+using falcon::test_support::error_of;
 
 ByteDfa compile(const std::string& bnf, IndexRange range = {0, 9}) {
   return ByteDfa::compile(Grammar::parse(bnf, "test.bnf"), range);
 }
 
 // The message of the falcon::Error that `f` throws ("" when it throws none).
-template <class F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 std::string compile_error(const std::string& bnf) {
   return error_of([&] { compile(bnf); });
 }

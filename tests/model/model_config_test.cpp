@@ -59,9 +59,11 @@ void expect_same(const ModelConfig& a, const ModelConfig& b) {
 }
 
 TEST(ModelConfig, ParameterCountsOfKnownModels) {
-  // The published sizes: TinyLlama 1,100,048,384; Qwen2-0.5B 494,032,768; Llama-3-8B 8,030,261,248.
+  // The published sizes: TinyLlama 1,100,048,384; Qwen2-0.5B 494,032,768; Llama-3-8B 8,030,261,248;
+  // Qwen2.5-7B 7,615,616,512.
   EXPECT_EQ(model_preset("llama_1b").parameter_count(), 1100048384);
   EXPECT_EQ(model_preset("qwen2_0.5b").parameter_count(), 494032768);
+  EXPECT_EQ(model_preset("qwen2.5_7b").parameter_count(), 7615616512);  // Qwen2.5-7B, the paper's base model
   EXPECT_EQ(model_preset("llama3_8b").parameter_count(), 8030261248);
 }
 
@@ -129,7 +131,7 @@ TEST(ModelConfig, YamlSectionWithDefaultsRecordedInTheResolvedConfig) {
 }
 
 TEST(ModelConfig, PresetsAreCompiledInAndValid) {
-  const std::vector<std::string> expected = {"cpu_small", "llama3_8b", "llama_1b", "qwen2_0.5b", "tiny"};
+  const std::vector<std::string> expected = {"cpu_small", "llama3_8b", "llama_1b", "qwen2.5_7b", "qwen2_0.5b", "tiny"};
   EXPECT_EQ(model_preset_names(), expected);
   for (const auto& name : expected) EXPECT_NO_THROW(model_preset(name)) << name;
   const ModelConfig tiny = model_preset("tiny");
@@ -162,7 +164,7 @@ TEST(ModelConfig, SectionStartsFromAPresetAndOverridesIt) {
 
   Config unknown = Config::from_string("model:\n  preset: huge\n", "run.yaml");
   expect_error([&] { resolve_model_section(unknown, "model"); },
-               {"run.yaml", "model.preset", "'huge'", "cpu_small, llama3_8b, llama_1b, qwen2_0.5b, tiny"});
+               {"run.yaml", "model.preset", "'huge'", "cpu_small, llama3_8b, llama_1b, qwen2.5_7b, qwen2_0.5b, tiny"});
 }
 
 class ModelPresetFile : public testing::TempDirTest {};

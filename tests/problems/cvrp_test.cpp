@@ -14,9 +14,13 @@
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/registry.h"
 #include "tests/problems/repair_properties.h"
+#include "tests/benchmark_files.h"
+#include "tests/error_of.h"
 
 namespace falcon::problems::cvrp {
 namespace {
+
+using falcon::test_support::error_of;
 
 const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/cvrp/";
 const std::string kBench = std::string(FALCON_BENCHMARKS_DIR) + "/cvrp/";
@@ -32,15 +36,6 @@ std::shared_ptr<CvrpInstance> tiny() {
 }
 
 Solution routes(std::vector<std::vector<int>> lists) { return Solution{std::move(lists)}; }
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 TEST(Cvrp, DefaultCapacityInterpolatesAndClamps) {
   EXPECT_EQ(default_capacity(5), 20);
@@ -280,6 +275,7 @@ TEST(Cvrp, RepairPropertiesOnTwelveThousandAdversarialInputs) {
 }
 
 TEST(Cvrp, RepairPropertiesOnBenchmarkInstances) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // Integer (nint) distances, an EXPLICIT matrix (E-n13-k4) and demands in the thousands.
   Rng rng(7);
   for (const char* name : {"E-n13-k4", "A-n32-k5", "P-n16-k8"}) {
@@ -345,6 +341,7 @@ TEST(CvrpFiles, MalformedFilesNameFileAndLine) {
 }
 
 TEST(CvrpFiles, ExplicitMatrixFileHasNoCoordinatesInItsPrompt) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto inst = read_file(kBench + "instances/E-n13-k4.vrp");
   EXPECT_EQ(inst->vehicles, 4);
   EXPECT_DOUBLE_EQ(inst->geometry.d(0, 1), 9.0);  // LOWER_ROW: first entry is d(2, 1) in file ids
@@ -387,6 +384,7 @@ std::map<std::string, BksRow> read_bks_table() {
 }
 
 TEST(CvrpFiles, EveryBenchmarkSolutionIsFeasibleAndScoresItsCostAndTheOptimum) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto bks = read_bks_table();
   ASSERT_EQ(bks.size(), 109u) << "README table of " << kBench;
   int checked = 0;
@@ -422,6 +420,7 @@ TEST(CvrpFiles, EveryBenchmarkSolutionIsFeasibleAndScoresItsCostAndTheOptimum) {
 }
 
 TEST(CvrpFiles, EveryBenchmarkInstanceHasItsDepotAtNodeZero) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   for (const auto& entry : std::filesystem::directory_iterator(kBench + "instances")) {
     const auto inst = read_file(entry.path().string());
     EXPECT_EQ(inst->demands[0], 0) << entry.path();

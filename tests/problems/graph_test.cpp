@@ -8,6 +8,7 @@
 #include <string>
 
 #include "falcon/core/error.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::problems {
 namespace {
@@ -149,6 +150,7 @@ const BenchmarkGraph kBenchmarks[] = {
 };
 
 TEST(GraphReader, EveryBenchmarkFileParsesWithItsHeaderCounts) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   int files = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(kBench)) {
     const std::string ext = entry.path().extension().string();
@@ -166,6 +168,7 @@ TEST(GraphReader, EveryBenchmarkFileParsesWithItsHeaderCounts) {
 }
 
 TEST(GraphReader, BhoslibGraphsAreThirtyPlantedFifteenCliques) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // RB-model construction: vertices 15i+1..15i+15 form a clique, so alpha <= 30 (README: = 30).
   const Graph g = read_dimacs_graph(kBench + "bhoslib/frb30-15-1.mis");
   for (int group = 0; group < 30; ++group) {

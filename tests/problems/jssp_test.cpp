@@ -12,6 +12,7 @@
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/registry.h"
 #include "tests/problems/repair_properties.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::problems::jssp {
 namespace {
@@ -314,6 +315,7 @@ std::map<std::string, Bound> read_bounds() {
 }
 
 TEST(JsspReader, EveryBenchmarkParsesAndMatchesItsBounds) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto bounds = read_bounds();
   ASSERT_EQ(bounds.size(), 122u);
   for (const auto& [name, b] : bounds) {
@@ -330,6 +332,7 @@ TEST(JsspReader, EveryBenchmarkParsesAndMatchesItsBounds) {
 }
 
 TEST(JsspReader, Ft06ReadsAsPublished) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto inst = read_file(std::string(FALCON_BENCHMARKS_DIR) + "/jssp/instances/ft06.txt");
   // First job line: "2 1 0 3 1 6 3 7 5 3 4 6".
   ASSERT_EQ(inst->routes[0].size(), 6u);

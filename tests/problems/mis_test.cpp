@@ -9,6 +9,7 @@
 #include "falcon/problems/registry.h"
 #include "tests/problems/graph_inputs.h"
 #include "tests/problems/repair_properties.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::problems::mis {
 namespace {
@@ -229,6 +230,7 @@ std::vector<int> certified_clique(const std::string& path, int base) {
 }
 
 TEST(Mis, CertifiedCliquesAreMaximumIndependentSetsOfTheComplement) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // alpha from benchmarks/mis/README; the brock and MANN files list a clique of that size.
   // The brock generator numbers the listed vertices from 0 (read 1-based, only 30 of the 66
   // pairs of brock200_2's list are edges; read 0-based, all are), MANN from 1.

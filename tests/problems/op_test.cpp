@@ -10,9 +10,13 @@
 #include "falcon/problems/op_files.h"
 #include "falcon/problems/registry.h"
 #include "tests/problems/repair_properties.h"
+#include "tests/benchmark_files.h"
+#include "tests/error_of.h"
 
 namespace falcon::problems::op {
 namespace {
+
+using falcon::test_support::error_of;
 
 namespace fs = std::filesystem;
 
@@ -36,15 +40,6 @@ std::shared_ptr<OpInstance> make(std::vector<Point> coords, std::vector<double> 
 // contributes 2; node 2 has the worst prize/contribution ratio (1/2 against 6/2).
 std::shared_ptr<OpInstance> rectangle(double budget) {
   return make({{0, 0}, {3, 0}, {3, 4}, {0, 4}}, {0, 6, 1, 6}, budget);
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
 }
 
 TEST(Op, RegisteredUnderItsName) { EXPECT_EQ(&problem_by_name("op"), &problem()); }
@@ -382,6 +377,7 @@ Solution op_input(Rng& rng, const OpInstance& inst) {
 }
 
 TEST(Op, RepairPropertiesOnTwelveThousandAdversarialInputs) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   Rng rng(2025);
   std::vector<std::shared_ptr<OpInstance>> instances;
   for (int k = 0; k < 16; ++k) {

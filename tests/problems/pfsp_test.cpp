@@ -11,9 +11,13 @@
 #include "falcon/problems/registry.h"
 #include "falcon/problems/text_style.h"
 #include "tests/problems/repair_properties.h"
+#include "tests/benchmark_files.h"
+#include "tests/error_of.h"
 
 namespace falcon::problems::pfsp {
 namespace {
+
+using falcon::test_support::error_of;
 
 const std::string kBenchmarks = std::string(FALCON_BENCHMARKS_DIR) + "/pfsp";
 const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/pfsp";
@@ -78,15 +82,6 @@ std::vector<int> random_permutation(Rng& rng, int n) {
   return v;
 }
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 // ---------------------------------------------------------------- generator
 
 TEST(Pfsp, GeneratorIsDeterministicWithTimesInOneToNinetyNine) {
@@ -146,6 +141,7 @@ TEST(Pfsp, TaillardGeneratorMatchesTheReadmeCheckValue) {
 }
 
 TEST(Pfsp, Ta001ReproducesExactlyFromItsSeed) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto file = read_file(kBenchmarks + "/instances/ta001.txt");
   ASSERT_EQ(file->header.seed, 873654221);
   EXPECT_EQ(taillard_instance(file->header.seed, 20, 5)->times, file->times);
@@ -184,6 +180,7 @@ std::vector<ReadmeRow> readme_table() {
 }
 
 TEST(Pfsp, EveryTaillardFileParsesRegeneratesAndBoundsTheReadmeValues) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto rows = readme_table();
   ASSERT_EQ(rows.size(), 60u) << "README table of " << kBenchmarks;
   for (const ReadmeRow& r : rows) {

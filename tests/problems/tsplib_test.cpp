@@ -11,6 +11,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/problems/tsp.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::problems {
 namespace {
@@ -94,6 +95,7 @@ TEST(Tsplib, MalformedFilesNameFileAndLine) {
 
 // Every TSPLIB file of the benchmark set reads with the DIMENSION its README lists.
 TEST(Tsplib, EveryBenchmarkInstanceReads) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   std::ifstream readme(kBench + "README.md");
   ASSERT_TRUE(readme) << "missing " << kBench << "README.md";
   const std::regex row(R"(^\| (\w+) \| (\d+) \| (\d+) \|)");

@@ -5,6 +5,7 @@
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/cvrp_files.h"
 #include "falcon/solvers/cvrp_heuristics.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -27,6 +28,7 @@ TEST(CvrpGranularSearch, FeasibleInputNeverGetsWorseUnderAHardPenalty) {
 }
 
 TEST(CvrpGranularSearch, InfeasibleStartIsPricedAndRepairedByAHighPenalty) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto inst = problems::cvrp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/cvrp/instances/A-n32-k5.vrp");
   std::vector<int> all;
   for (int v = 1; v < inst->size(); ++v) all.push_back(v);
@@ -38,6 +40,7 @@ TEST(CvrpGranularSearch, InfeasibleStartIsPricedAndRepairedByAHighPenalty) {
 }
 
 TEST(CvrpGranularSearch, ExplicitMatrixWithoutCoordinates) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto inst = problems::cvrp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/cvrp/instances/E-n13-k4.vrp");
   // No coordinates, so no polar sectors: SWAP* tries every pair of routes.
   const Solution nn = cvrp_nearest_neighbor(*inst, {});

@@ -6,6 +6,7 @@
 
 #include "falcon/problems/cvrp_files.h"
 #include "falcon/solvers/solver.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -50,6 +51,7 @@ TEST(CvrpNearestNeighbor, RouteEndsOnlyWhenNoRemainingCustomerFits) {
 }
 
 TEST(CvrpNearestNeighbor, FeasibleOnBenchmarkFiles) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   for (const char* name : {"E-n13-k4", "A-n32-k5", "P-n101-k4", "X-n148-k46"}) {
     const auto inst = problems::cvrp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/cvrp/instances/" + name + ".vrp");
     EXPECT_TRUE(problems::cvrp::feasible(*inst, cvrp_nearest_neighbor(*inst, {}))) << name;

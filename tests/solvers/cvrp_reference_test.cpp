@@ -7,6 +7,7 @@
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/cvrp_files.h"
 #include "falcon/solvers/cvrp_heuristics.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -95,6 +96,7 @@ TEST(CvrpReference, BeatsTheLocalSearchBaseline) {
 }
 
 TEST(CvrpReference, ReachesProvenOptimaOnCvrplibFiles) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // Instances whose optimum with a free fleet equals CVRPLIB's (k-route) value, so it is a
   // lower bound too; each takes well under a second.
   const std::pair<const char*, double> cases[] = {{"E-n13-k4", 247}, {"P-n16-k8", 450}, {"A-n32-k5", 784}};

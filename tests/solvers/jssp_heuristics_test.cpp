@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "falcon/problems/jssp_schedule.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -10,6 +11,7 @@ namespace {
 namespace jssp = problems::jssp;
 
 TEST(JsspHeuristics, RegisteredAndFeasibleOnFt06) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto inst = jssp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/jssp/instances/ft06.txt");
   for (const char* method : {"fifo", "spt", "mwkr"}) {
     const problems::Solution s = solver_by_name("jssp", method).solve(*inst, SolveOptions{});

@@ -10,6 +10,7 @@
 #include "falcon/core/rng.h"
 #include "falcon/problems/jssp_schedule.h"
 #include "falcon/solvers/jssp_critical_path.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -173,6 +174,7 @@ TEST(JsspReference, WallClockCapStopsEarlyWithAFeasibleSchedule) {
 }
 
 TEST(JsspReference, WithinOnePercentOfTheOptimaOnAShortBudget) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // Proven optima (benchmarks/jssp/bounds.csv). 1000 iterations per operation is a tenth of
   // the default (about 0.2 s for all three).
   const std::pair<const char*, std::int64_t> cases[] = {{"ft06", 55}, {"la01", 666}, {"la16", 945}};

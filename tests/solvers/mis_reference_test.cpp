@@ -6,6 +6,7 @@
 
 #include "falcon/problems/mis_mvc.h"
 #include "tests/solvers/mis_test_graphs.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -117,6 +118,7 @@ TEST(MisReference, AWallClockCapStillGivesAnIndependentSet) {
 
 // Known optima (README of the benchmark family); the short budget keeps the test fast.
 TEST(MisReference, ReachesAlphaOnBenchmarkGraphs) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   struct Case {
     const char* file;
     int alpha;

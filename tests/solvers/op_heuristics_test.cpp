@@ -6,6 +6,7 @@
 
 #include "falcon/problems/op.h"
 #include "falcon/problems/op_files.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -76,7 +77,7 @@ TEST(OpGreedy, FeasibleAndMaximalOnGeneratedInstances) {
 }
 
 TEST(OpGreedy, FeasibleOnEveryBenchmarkFile) {
-  if (!fs::exists(kBench)) GTEST_SKIP() << "benchmarks not present at " << kBench;
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   int files = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kBench)) {
     const std::string ext = entry.path().extension().string();

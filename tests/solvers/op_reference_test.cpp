@@ -6,6 +6,7 @@
 
 #include "falcon/problems/op.h"
 #include "falcon/solvers/op_heuristics.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -89,6 +90,7 @@ TEST(OpReference, SameSeedSameSolution) {
 }
 
 TEST(OpReference, ReachesProvenOptimaOnTsiligiridesAndChao) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // Optima proven by the MILP of benchmarks/op/README.md; problem 1 at budget 25 needs the
   // route to leave the region the greedy start explores.
   const std::pair<const char*, double> cases[] = {{"Tsiligirides_1/tsiligirides_problem_1_budget_25.txt", 90},
@@ -105,7 +107,8 @@ TEST(OpReference, ReachesProvenOptimaOnTsiligiridesAndChao) {
 }
 
 TEST(OpReference, WithinOnePercentOnAnOplibInstance) {
-  // EA4OP's best known score is 1668; the target is within 1% of it.
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
+  // EA4OP's best known score is 1668; the reference solver must come within 1% of it.
   const auto inst = problems::op::read_file(kBench + "oplib/instances/eil51-gen2-50.oplib");
   const Solution s = op_reference_solver(*inst, {1, 0});
   ASSERT_TRUE(problems::op::feasible(*inst, s));

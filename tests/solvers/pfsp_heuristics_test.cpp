@@ -8,6 +8,7 @@
 #include "falcon/core/rng.h"
 #include "falcon/problems/pfsp_insertion.h"
 #include "tests/solvers/pfsp_test_util.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -56,6 +57,7 @@ TEST(PfspNeh, TiesKeepTheLowerIdFirstAndTheEarlierPosition) {
 }
 
 TEST(PfspNeh, Ta001GivesTheLiteratureMakespan) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   const auto ta001 = pfsp::read_file(std::string(FALCON_BENCHMARKS_DIR) + "/pfsp/instances/ta001.txt");
   EXPECT_EQ(pfsp::makespan(*ta001, neh_order(*ta001)), 1286);  // optimum 1278
 }

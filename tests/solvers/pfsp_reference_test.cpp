@@ -9,6 +9,7 @@
 #include "falcon/core/rng.h"
 #include "tests/solvers/pfsp_test_util.h"
 #include "falcon/solvers/pfsp_heuristics.h"
+#include "tests/benchmark_files.h"
 
 namespace falcon::solvers {
 namespace {
@@ -93,6 +94,7 @@ TEST(PfspReference, WallClockCapStopsEarlyWithAFeasibleOrder) {
 }
 
 TEST(PfspReference, WithinHalfAPercentOfTaillardOptimaOnAShortBudget) {
+  FALCON_SKIP_WITHOUT_BENCHMARKS();
   // ta001 (20x5), ta011 (20x10), ta021 (20x20): proven optima from the benchmark README. A
   // budget of 3e4 cells per n*m is 1/33 of the default (about 0.1 s for all three).
   const std::pair<const char*, long long> cases[] = {{"ta001", 1278}, {"ta011", 1582}, {"ta021", 2297}};

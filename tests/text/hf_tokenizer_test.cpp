@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/error.h"
+#include "falcon/text/chat_template.h"
 #include "falcon/text/hf_bpe.h"
 #include "falcon/text/tokenizer.h"
 
@@ -78,6 +79,29 @@ TEST(HfTokenizerFiles, QwenNamesItsSpecialTokensFromTheConfig) {
   EXPECT_EQ(t.token_bytes(t.id("<think>")), "<think>");  // an added token that is not special
   EXPECT_FALSE(t.is_special(t.id("<think>")));
   EXPECT_EQ(tokenizer_file(file.parent_path().string()), file.string());
+}
+
+TEST(ChatTemplates, SetTheTurnsEndTokenAsEosAndRefuseTokenizersWithoutTheirTokens) {
+  const fs::path file = family_file("llama3");
+  if (fs::exists(file)) {
+    const Tokenizer llama = Tokenizer::load(file.string());
+    EXPECT_EQ(llama.piece(llama.eos_id()), "<|end_of_text|>");
+    const Tokenizer chat = llama.with_chat_template("llama3");
+    EXPECT_EQ(chat.piece(chat.eos_id()), "<|eot_id|>");
+    EXPECT_EQ(chat.chat_template().name, "llama3");
+    EXPECT_EQ(llama.chat_template().name, "none");  // the original is unchanged
+    EXPECT_EQ(chat.with_chat_template("none").eos_id(), llama.eos_id());
+  }
+  const Tokenizer spm = Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  EXPECT_EQ(spm.with_chat_template("none").eos_id(), spm.eos_id());
+  for (const auto& [name, needle] : {std::pair{"chatml", "needs its special tokens"}, std::pair{"alpaca", "unknown chat template 'alpaca'"}}) {
+    try {
+      (void)spm.with_chat_template(name);
+      ADD_FAILURE() << name << " was accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
 }
 
 // A byte-level BPE file small enough to reason about: the 256 byte tokens, then merged ones.

@@ -106,8 +106,11 @@ TEST_F(FalconSolveTest, BadPlotFileIsOneClearErrorBeforeSolving) {
 TEST_F(FalconSolveTest, SvgDirStillWritesOnePicturePerSolution) {
   const auto run = run_solve(dir_, "--problem mis --method greedy --generate n=10,count=2 --svg " + (dir_ / "svg").string());
   ASSERT_EQ(run.code, 0) << run.err;
-  for (const auto& j : json_lines(run.out))
+  const auto lines = json_lines(run.out);
+  ASSERT_EQ(lines.size(), 2u) << run.out;  // one line a solution: a silent program fails here
+  for (const auto& j : lines)
     EXPECT_TRUE(fs::exists(dir_ / "svg" / (j["instance"].get<std::string>() + ".greedy.svg")));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_ / "svg"), fs::directory_iterator{}), 2);
 }
 
 // An empty answer (a model can give one) is scored and repaired like any other text, on every

@@ -1,5 +1,6 @@
 #include "falcon/eval/policy/load_policy.h"
 
+#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,8 @@ void check_vocabulary(const model::ModelConfig& config, const text::Tokenizer& t
 }
 
 Policy from_hf(const ModelSpec& spec, const torch::Device& device) {
-  auto tokenizer = text::Tokenizer::load(spec.tokenizer);
+  const problems::TextStyle style = read_text_style(spec.path);
+  auto tokenizer = text::Tokenizer::load(spec.tokenizer).with_chat_template(style.chat);
   const auto hf = model::read_hf_checkpoint(spec.path);
   check_vocabulary(hf.config, tokenizer, spec.path);
   model::CausalLm lm(hf.config, torch::TensorOptions().device(device));
@@ -42,7 +44,7 @@ Policy from_hf(const ModelSpec& spec, const torch::Device& device) {
     description += " + adapter " + spec.adapter;
   }
   lm->eval();
-  return Policy{lm, tokenizer, read_text_style(spec.path), description};
+  return Policy{lm, tokenizer, style, description};
 }
 
 Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
@@ -54,8 +56,11 @@ Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
   auto recipe_config = Config::from_string(read_file(dir + "/config.yaml"), dir + "/config.yaml");
   const auto recipe = train::read_recipe(recipe_config);
   auto model_config = model::resolve_model_section(recipe_config, "model");
-  auto tokenizer = text::Tokenizer::load(spec.tokenizer);
-  model_config.vocab_size = tokenizer.vocab_size();  // as falcon_train sizes it
+  auto tokenizer = text::Tokenizer::load(spec.tokenizer).with_chat_template(recipe.text_style.chat);
+  model_config.vocab_size = tokenizer.vocab_size();  // as falcon_train sizes it, padded as its init model
+  if (train::is_model_directory(recipe.init_from))
+    model_config.vocab_size =
+        std::max(model_config.vocab_size, model::model_config_from_hf_json(recipe.init_from + "/config.json").vocab_size);
 
   const auto state = nlohmann::json::parse(read_file(dir + "/trainer_state.json"), nullptr, false);
   if (!state.is_object() || !state.contains("stage"))
