@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Keeps the finished falcon_eval points of a sweep in the repository, so that tables rerun one
-problem at a time (a session's models, then the next session's) add up instead of each run
+problem at a time (one machine's models, then the next one's) add up instead of each run
 leaving the others "not run": runs/ holds models and full outputs and is not kept, the archive is
 small text and is committed.
 

@@ -15,7 +15,7 @@
 #   MODELS, RUNS       the models' root and the sweeps' root (defaults above, runs/experiments/SCALE)
 #   ARCHIVE            where each finished point is kept in the repository (default
 #                      experiments/points/SCALE; archive_points.py): the tables read RUNS, then ARCHIVE,
-#                      so problems run in different sessions (or on different machines) fill one table
+#                      so problems run at different times (or on different machines) fill one table
 # Argument of run.sh: --collect-only rebuilds the results from what is on disk and runs nothing.
 set -euo pipefail
 

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Builds the measurement against the libraries of an existing build (ninja -C build falcon_text_train)
+# Builds the measurement against the libraries of an existing build (ninja -C build falcon_tokenizer_training)
 # and prints the markdown table of results.md. Usage: run.sh [train-per-problem] [test-per-problem]
 set -e
 cd "$(dirname "$0")/../.."
-ninja -C build falcon_text_train >/dev/null
+ninja -C build falcon_tokenizer_training >/dev/null
 g++ -std=c++17 -O2 -I. experiments/tokenizer_choice/tokenizer_choice.cpp \
-  build/falcon/libfalcon_text_train.a build/falcon/libfalcon_text.a build/falcon/libfalcon_solvers.a build/falcon/libfalcon_problems.a \
+  build/falcon/libfalcon_tokenizer_training.a build/falcon/libfalcon_text.a build/falcon/libfalcon_solvers.a build/falcon/libfalcon_problems.a \
   build/falcon/libfalcon_core.a -lsentencepiece -lsentencepiece_train -lfmt -lyaml-cpp -pthread \
   -o build/tokenizer_choice
 ./build/tokenizer_choice "$@"

@@ -32,7 +32,7 @@ struct LowerPriority {
 using ReverseMerges = std::unordered_map<std::string_view, std::pair<std::string_view, std::string_view>>;
 
 // Splits a merged unused piece back into the pair that formed it, recursively.
-void resegment(const Vocabulary& vocab, const ReverseMerges& reverse, std::string_view piece,
+void resegment(const SpmVocabulary& vocab, const ReverseMerges& reverse, std::string_view piece,
                std::vector<Segment>& out) {
   const int id = vocab.piece_to_id(piece);
   if (vocab.type(id) != PieceType::kUnused) {
@@ -50,7 +50,7 @@ void resegment(const Vocabulary& vocab, const ReverseMerges& reverse, std::strin
 
 }  // namespace
 
-std::vector<Segment> bpe_segment(const Vocabulary& vocab, std::string_view normalized) {
+std::vector<Segment> bpe_segment(const SpmVocabulary& vocab, std::string_view normalized) {
   std::vector<Symbol> symbols;
   symbols.reserve(normalized.size());
   const PrefixMatcher& user = vocab.user_symbols();

@@ -6,7 +6,7 @@
 #include "falcon/text/segmenters.h"
 #include "falcon/text/spm_model.h"
 #include "falcon/text/tokenizer_impl.h"
-#include "falcon/text/vocabulary.h"
+#include "falcon/text/spm_vocabulary.h"
 
 namespace falcon::text {
 
@@ -95,7 +95,7 @@ class SpmTokenizer final : public Tokenizer::Impl {
     return unigram ? unigram->segment(normalized) : bpe_segment(vocab, normalized);
   }
 
-  Vocabulary vocab;
+  SpmVocabulary vocab;
   Normalizer normalizer;
   std::optional<UnigramSegmenter> unigram;
   std::vector<std::string> bytes;

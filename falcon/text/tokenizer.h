@@ -5,7 +5,7 @@
 //   unigram model, encoded exactly as libsentencepiece does, without linking it.
 //   libsentencepiece carries its own exported copy of protobuf, which crashes any process that
 //   also loads LibTorch, so the file is read with a small wire-format reader instead. Training a
-//   tokenizer needs the real library: falcon/tokenizer_training (falcon_text_train, never
+//   tokenizer needs the real library: falcon/tokenizer_training (falcon_tokenizer_training, never
 //   linked with LibTorch). Supported normalisation: none (identity), with the NormalizerSpec
 //   flags add_dummy_prefix, remove_extra_whitespaces, escape_whitespaces; a model that needs a
 //   precompiled (NFKC) character map is rejected at load with a clear error.

@@ -11,7 +11,7 @@ namespace {
 constexpr float kUnkPenalty = 10.0f;
 }
 
-UnigramSegmenter::UnigramSegmenter(const Vocabulary& vocab) : vocab_(vocab) {
+UnigramSegmenter::UnigramSegmenter(const SpmVocabulary& vocab) : vocab_(vocab) {
   // SentencePiece starts max_score_ at FLT_MIN (the smallest positive float), not -FLT_MAX;
   // kept because the user-defined bonus depends on it.
   min_score_ = FLT_MAX;

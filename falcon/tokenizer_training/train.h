@@ -1,7 +1,7 @@
 #pragma once
 // Training SentencePiece tokenizers with libsentencepiece (the one part of the tokenizer that
 // needs it). libsentencepiece exports its own copy of protobuf, which crashes processes that also
-// load LibTorch: programs with LibTorch must never link this library (falcon_text_train). They
+// load LibTorch: programs with LibTorch must never link this library (falcon_tokenizer_training). They
 // load the trained model with falcon/text/tokenizer.h, or run `falcon_tokenizer train`.
 #include <map>
 #include <string>

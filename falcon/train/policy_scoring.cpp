@@ -31,6 +31,7 @@ ScoredBatch score_sequences(model::CausalLm& model, const std::vector<Sequence>&
   out.mask = mask;                                                                           // (S, T')
   out.sequence_logp = sequence_logprobs(out.token_logp, out.mask, normalise);               // (S,)
   out.tokens = batch.tokens;
+  out.positions = batch.input_ids.numel();
   return out;
 }
 

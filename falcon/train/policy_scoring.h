@@ -14,6 +14,7 @@ struct ScoredBatch {
   torch::Tensor token_logp;     // (S, T')
   torch::Tensor mask;           // (S, T') 1 on solution targets
   std::int64_t tokens = 0;      // real input tokens (for throughput)
+  std::int64_t positions = 0;   // B x T through the model, padding included
 };
 
 // Gradients flow unless called under torch::NoGradGuard.

@@ -92,6 +92,7 @@ MicroBatch prepare_dpo(const std::vector<policy::RolloutItem>& items, const std:
 StepMetrics& StepMetrics::operator+=(const StepMetrics& o) {
   loss += o.loss;
   tokens += o.tokens;
+  positions += o.positions;
   groups += o.groups;
   skipped_groups += o.skipped_groups;
   pairs += o.pairs;
@@ -105,7 +106,7 @@ StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share) {
   // Counts travel as doubles: exact below 2^53.
   const auto d = [](std::int64_t v) { return static_cast<double>(v); };
   const auto g = share.global({local.loss, d(local.tokens), d(local.groups), d(local.skipped_groups), d(local.pairs),
-                               d(local.anchored_on_label), local.reward_sum, d(local.rewards)});
+                               d(local.anchored_on_label), local.reward_sum, d(local.rewards), d(local.positions)});
   const auto i = [](double v) { return static_cast<std::int64_t>(v); };
   StepMetrics m;
   m.loss = g[0];
@@ -116,6 +117,7 @@ StepMetrics global_metrics(const StepMetrics& local, const BatchShare& share) {
   m.anchored_on_label = i(g[5]);
   m.reward_sum = g[6];
   m.rewards = i(g[7]);
+  m.positions = i(g[8]);
   return m;
 }
 
@@ -172,6 +174,7 @@ StepMetrics train_micro_batch(model::CausalLm& model, const MicroBatch& batch, c
   loss.backward();
   m.loss = loss.item<double>();
   m.tokens = scored.tokens;
+  m.positions = scored.positions;
   return m;
 }
 

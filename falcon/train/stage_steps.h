@@ -25,6 +25,7 @@ namespace falcon::train {
 struct StepMetrics {
   double loss = 0.0;                  // this rank's part of the step loss (the parts add up to it)
   std::int64_t tokens = 0;            // tokens through the teacher-forced passes
+  std::int64_t positions = 0;         // their B x T, padding included
   std::int64_t groups = 0;            // instances (SFT: sequences) that contributed
   std::int64_t skipped_groups = 0;    // degenerate: fewer than two distinct feasible objectives, ...
   std::int64_t pairs = 0;

@@ -78,7 +78,7 @@ std::vector<torch::Tensor> trainable(model::CausalLm& model) {
   return out;
 }
 
-std::int64_t stage_steps(const StageSpec& stage, std::size_t examples) {
+std::int64_t stage_length(const StageSpec& stage, std::size_t examples) {
   if (stage.steps > 0) return stage.steps;
   const double per_step = static_cast<double>(stage.batch_size) * stage.grad_accum;
   return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(stage.epochs * examples / per_step)));
@@ -368,6 +368,8 @@ void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMet
   json line = {{"stage", stage.name},  {"type", to_string(stage.kind)}, {"step", step + 1},
                {"global_step", run.global_step}, {"loss", loss}, {"lr", lr}, {"grad_norm", grad_norm},
                {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
+  // The share of the teacher-forced positions that were padding (work that teaches nothing).
+  if (total.positions > 0) line["padding"] = 1.0 - static_cast<double>(total.tokens) / static_cast<double>(total.positions);
   if (stage.kind != StageKind::kSft)
     line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
                  {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
@@ -399,7 +401,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
                                             .eps(run.recipe.adam_eps)
                                             .weight_decay(stage.weight_decay));
   auto schedule = stage.lr;
-  schedule.total_steps = stage_steps(stage, run.train_set.examples.size());
+  schedule.total_steps = stage_length(stage, run.train_set.examples.size());
   std::int64_t step = 0;
   if (s == run.resume_stage && !run.resume_dir.empty()) {
     step = run.resume_state.value("next_step", std::int64_t{0});

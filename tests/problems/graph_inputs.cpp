@@ -1,5 +1,8 @@
 #include "tests/problems/graph_inputs.h"
 
+#include <algorithm>
+#include <string>
+
 #include "tests/problems/repair_properties.h"
 
 namespace falcon::problems::testing {
@@ -78,6 +81,31 @@ Solution graph_set_input(Rng& rng, const Graph& g, bool cover) {
     }
   }
   return Solution::flat(base);
+}
+
+GenerateOptions small_graph_options(Rng& rng, int k) {
+  GenerateOptions opt;
+  opt.n = rng.uniform_int(1, 18);
+  if (k % 3 == 2 && opt.n >= 3) {
+    opt.distribution = "ba";
+    opt.params["m"] = std::to_string(rng.uniform_int(1, 2));
+  } else {
+    opt.params["p"] = std::to_string(rng.uniform(0.0, 0.8));
+  }
+  return opt;
+}
+
+GenerateOptions mixed_graph_options(Rng& rng, int k) {
+  GenerateOptions opt;
+  opt.n = rng.uniform_int(1, 80);
+  if (k % 4 == 3 && opt.n >= 2) {
+    opt.distribution = "ba";
+    opt.params["m"] = std::to_string(rng.uniform_int(1, std::min(opt.n - 1, 5)));
+  } else {
+    const double densities[] = {0.0, 0.05, 0.15, 0.5, 1.0};
+    opt.params["p"] = std::to_string(densities[k % 5]);
+  }
+  return opt;
 }
 
 }  // namespace falcon::problems::testing

@@ -93,14 +93,7 @@ std::vector<int> paper_mvc_repair(const Graph& g, const std::vector<int>& items)
 TEST(Mvc, RepairEqualsThePapersLoop) {
   Rng rng(12);
   for (int k = 0; k < 600; ++k) {
-    GenerateOptions opt;
-    opt.n = rng.uniform_int(1, 18);
-    if (k % 3 == 2 && opt.n >= 3) {
-      opt.distribution = "ba";
-      opt.params["m"] = std::to_string(rng.uniform_int(1, 2));
-    } else {
-      opt.params["p"] = std::to_string(rng.uniform(0.0, 0.8));
-    }
+    const GenerateOptions opt = testing::small_graph_options(rng, k);
     const auto inst = mis_mvc::generate(opt, 900 + k, "mvc");
     const Solution x = testing::graph_set_input(rng, inst->graph, /*cover=*/true);
     ASSERT_EQ(repair_set(inst->graph, x.items()), paper_mvc_repair(inst->graph, x.items()))
@@ -112,15 +105,7 @@ TEST(Mvc, RepairPropertiesOnTwelveThousandInputs) {
   Rng rng(2026);
   int feasible_inputs = 0, cases = 0;
   for (int k = 0; k < 24; ++k) {
-    GenerateOptions opt;
-    opt.n = rng.uniform_int(1, 80);
-    if (k % 4 == 3 && opt.n >= 2) {
-      opt.distribution = "ba";
-      opt.params["m"] = std::to_string(rng.uniform_int(1, std::min(opt.n - 1, 5)));
-    } else {
-      const double densities[] = {0.0, 0.05, 0.15, 0.5, 1.0};
-      opt.params["p"] = std::to_string(densities[k % 5]);
-    }
+    const GenerateOptions opt = testing::mixed_graph_options(rng, k);
     const auto inst = mis_mvc::generate(opt, 700 + k, "mvc");
     const auto stats = testing::check_repair_properties(
         problem(), *inst, 500, rng, [&](Rng& r) { return testing::graph_set_input(r, inst->graph, /*cover=*/true); });

@@ -24,7 +24,7 @@ bool process_maps(const std::string& library) {
 
 TEST(TokenizerWithTorch, LibTorchIsLoadedAndLibSentencePieceIsNot) {
   EXPECT_TRUE(process_maps("libtorch_cpu")) << "this test is only meaningful in a LibTorch process";
-  EXPECT_FALSE(process_maps("libsentencepiece")) << "a LibTorch program must not link falcon_text_train";
+  EXPECT_FALSE(process_maps("libsentencepiece")) << "a LibTorch program must not link falcon_tokenizer_training";
 }
 
 TEST(TokenizerWithTorch, EncodesIntoATensorAndDecodesBack) {

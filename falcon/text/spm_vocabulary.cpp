@@ -1,4 +1,4 @@
-#include "falcon/text/vocabulary.h"
+#include "falcon/text/spm_vocabulary.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 
 namespace falcon::text {
 
-Vocabulary::Vocabulary(SpmModel model, const std::string& origin) : model_(std::move(model)) {
+SpmVocabulary::SpmVocabulary(SpmModel model, const std::string& origin) : model_(std::move(model)) {
   const std::string prefix = "tokenizer: '" + origin + "': ";
   std::fill(std::begin(byte_ids_), std::end(byte_ids_), -1);
   std::vector<std::string_view> user_defined;
@@ -38,7 +38,7 @@ Vocabulary::Vocabulary(SpmModel model, const std::string& origin) : model_(std::
   user_symbols_ = PrefixMatcher(user_defined);
 }
 
-int Vocabulary::piece_to_id(std::string_view piece) const {
+int SpmVocabulary::piece_to_id(std::string_view piece) const {
   if (auto it = reserved_.find(piece); it != reserved_.end()) return it->second;
   if (auto it = pieces_.find(piece); it != pieces_.end()) return it->second;
   return unk_id_;

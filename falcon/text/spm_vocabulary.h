@@ -16,13 +16,13 @@ namespace falcon::text {
 // A piece of the normalised text and its id.
 using Segment = std::pair<std::string_view, int>;
 
-class Vocabulary {
+class SpmVocabulary {
  public:
   // Validates the pieces as SentencePiece does when it loads a model; throws falcon::Error
   // starting with "tokenizer: '<origin>' ..." when they are inconsistent.
-  Vocabulary(SpmModel model, const std::string& origin);
-  Vocabulary(const Vocabulary&) = delete;  // the maps view into model_'s strings
-  Vocabulary& operator=(const Vocabulary&) = delete;
+  SpmVocabulary(SpmModel model, const std::string& origin);
+  SpmVocabulary(const SpmVocabulary&) = delete;  // the maps view into model_'s strings
+  SpmVocabulary& operator=(const SpmVocabulary&) = delete;
 
   const SpmModel& model() const { return model_; }
   int size() const { return static_cast<int>(model_.pieces.size()); }
