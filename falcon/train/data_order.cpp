@@ -65,6 +65,41 @@ std::size_t ByDatasetOrder::at(std::int64_t position) {
   return members_[d][member_orders_[d].at(own_batch * batch_size_ + row)];
 }
 
+LengthBucketOrder::LengthBucketOrder(std::unique_ptr<DataOrder> inner, std::vector<std::int64_t> lengths,
+                                     std::vector<int> dataset_of, std::int64_t batch_size, std::int64_t window_batches,
+                                     std::uint64_t seed)
+    : inner_(std::move(inner)),
+      lengths_(std::move(lengths)),
+      dataset_of_(std::move(dataset_of)),
+      batch_size_(batch_size),
+      window_(batch_size * window_batches),
+      seed_(seed) {
+  if (batch_size < 1 || window_batches < 1) throw Error("length buckets need a batch and a window of at least one");
+  if (lengths_.size() != dataset_of_.size()) throw Error("length buckets: one length and one dataset per example");
+}
+
+std::size_t LengthBucketOrder::at(std::int64_t position) {
+  const std::int64_t window = position / window_;
+  if (window != cached_) {
+    std::vector<std::size_t> examples(static_cast<std::size_t>(window_));
+    for (std::int64_t k = 0; k < window_; ++k) examples[static_cast<std::size_t>(k)] = inner_->at(window * window_ + k);
+    std::stable_sort(examples.begin(), examples.end(), [&](std::size_t a, std::size_t b) {
+      return std::pair(dataset_of_[a], lengths_[a]) < std::pair(dataset_of_[b], lengths_[b]);
+    });
+    std::vector<std::int64_t> batches(static_cast<std::size_t>(window_ / batch_size_));
+    for (std::size_t b = 0; b < batches.size(); ++b) batches[b] = static_cast<std::int64_t>(b);
+    Rng rng = Rng::for_item(seed_, static_cast<std::uint64_t>(window));
+    rng.shuffle(batches);
+    layout_.resize(examples.size());
+    for (std::size_t b = 0; b < batches.size(); ++b)
+      for (std::int64_t r = 0; r < batch_size_; ++r)
+        layout_[b * static_cast<std::size_t>(batch_size_) + static_cast<std::size_t>(r)] =
+            examples[static_cast<std::size_t>(batches[b] * batch_size_ + r)];
+    cached_ = window;
+  }
+  return layout_[static_cast<std::size_t>(position % window_)];
+}
+
 std::unique_ptr<DataOrder> make_data_order(const std::string& batches, const std::vector<int>& dataset_of,
                                            int datasets, const std::vector<std::int64_t>& weights,
                                            std::int64_t batch_size, std::uint64_t seed) {

@@ -52,6 +52,27 @@ class ByDatasetOrder final : public DataOrder {
   std::vector<std::int64_t> round_rank_;           // slot -> how many slots of its dataset come before it
 };
 
+// Another order's examples, window by window (`window_batches` batches of `batch_size` each),
+// sorted by length inside the window, cut into batches, and the batches of the window shuffled:
+// each batch holds texts of about the same length, so it pads little, while every example is
+// still visited as often as `inner` visits it. Sorted by (dataset, length), so batches of a
+// by-dataset order stay one dataset each (its windows hold whole batches of each dataset).
+class LengthBucketOrder final : public DataOrder {
+ public:
+  LengthBucketOrder(std::unique_ptr<DataOrder> inner, std::vector<std::int64_t> lengths, std::vector<int> dataset_of,
+                    std::int64_t batch_size, std::int64_t window_batches, std::uint64_t seed);
+  std::size_t at(std::int64_t position) override;
+
+ private:
+  std::unique_ptr<DataOrder> inner_;
+  std::vector<std::int64_t> lengths_;
+  std::vector<int> dataset_of_;
+  std::int64_t batch_size_, window_;  // window_: examples per window
+  std::uint64_t seed_;
+  std::int64_t cached_ = -1;           // the window laid out below
+  std::vector<std::size_t> layout_;    // window position -> example
+};
+
 // data.batches: "mixed" (EpochOrder) or "by_dataset" (ByDatasetOrder; batches per round from
 // `weights`, one per dataset, or when empty each dataset's examples / batch_size, at least 1, so
 // the datasets keep the shares a mixed order gives them). Throws falcon::Error for another name.

@@ -267,6 +267,9 @@ Recipe read_recipe(Config& c) {
   require(r.data.batches == "mixed" || r.data.batches == "by_dataset", c, "data.batches",
           "must be mixed (every batch draws from all datasets) or by_dataset (each batch from one)");
   if (c.has("data.weights")) r.data.weights = read_dataset_weights(c, "data.weights", r.data);
+  r.data.length_buckets = static_cast<int>(c.get_int("data.length_buckets", 0));
+  require(r.data.length_buckets >= 0, c, "data.length_buckets",
+          "must be >= 0 (batches per window sorted by length; 0 = off)");
 
   const int n_stages = c.list_size("stages");
   if (n_stages == 0) throw Error(at(c, "stages") + " must list at least one stage, e.g. stages: [{type: sft, epochs: 1}]");

@@ -97,6 +97,9 @@ struct DataSpec {
   // or with no weights each dataset's share of the examples (data_order.h).
   std::string batches = "mixed";
   std::vector<std::int64_t> weights;
+  // > 0: batches of about one length (LengthBucketOrder), sorted within windows of this many
+  // batches, so they pad little; 0: the order as it comes.
+  int length_buckets = 0;
 };
 
 struct EvalSpec {

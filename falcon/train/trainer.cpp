@@ -419,8 +419,16 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   const auto stage_start = Clock::now();
   std::vector<int> dataset_of;  // each training example's data.config
   for (const auto& ex : run.train_set.examples) dataset_of.push_back(ex.dataset);
-  const auto order = make_data_order(run.recipe.data.batches, dataset_of, static_cast<int>(run.recipe.data.configs.size()),
-                                     stage_weights(run, stage), stage.batch_size, mix(run.recipe.seed, s));
+  std::unique_ptr<DataOrder> order =
+      make_data_order(run.recipe.data.batches, dataset_of, static_cast<int>(run.recipe.data.configs.size()),
+                      stage_weights(run, stage), stage.batch_size, mix(run.recipe.seed, s));
+  if (run.recipe.data.length_buckets > 0) {
+    std::vector<std::int64_t> lengths;
+    for (const auto& ex : run.train_set.examples)
+      lengths.push_back(static_cast<std::int64_t>(ex.prompt.size() + ex.solution.size()));
+    order = std::make_unique<LengthBucketOrder>(std::move(order), std::move(lengths), dataset_of, stage.batch_size,
+                                                run.recipe.data.length_buckets, mix(run.recipe.seed, s) ^ 0x6c656e67ull);
+  }
   decoding::GrammarOptions mask_options;
   mask_options.semantic = stage.rollout.semantic_mask;
   mask_options.computed_notes = stage.rollout.computed_notes;

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "falcon/core/error.h"
@@ -104,6 +106,46 @@ TEST(MakeDataOrder, RefusesWeightsThatDoNotFitTheDatasets) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("data.config[3]"), std::string::npos) << e.what();
   }
+}
+
+// 64 examples of lengths 10..73 in a random order: windows of 4 batches of 4 sorted by length
+// pad far less, visit the same examples as the order inside, and keep by-dataset batches whole.
+TEST(LengthBucketOrder, BatchesOfOneLengthPadLessAndVisitTheSameExamples) {
+  const std::int64_t batch = 4, window = 4;
+  std::vector<std::int64_t> lengths;
+  for (int i = 0; i < 64; ++i) lengths.push_back(10 + (i * 37) % 64);
+  auto padding = [&](DataOrder& order) {
+    std::int64_t real = 0, padded = 0;
+    for (std::int64_t b = 0; b < 16; ++b) {
+      std::int64_t longest = 0;
+      for (std::int64_t r = 0; r < batch; ++r) {
+        const auto len = lengths[order.at(b * batch + r)];
+        real += len;
+        longest = std::max(longest, len);
+      }
+      padded += longest * batch;
+    }
+    return 1.0 - static_cast<double>(real) / static_cast<double>(padded);
+  };
+  EpochOrder plain(64, 3);
+  LengthBucketOrder bucketed(std::make_unique<EpochOrder>(64, 3), lengths, std::vector<int>(64, 0), batch, window, 9);
+  const double before = padding(plain), after = padding(bucketed);
+  EXPECT_LT(after, before / 2) << before << " -> " << after;
+  std::multiset<std::size_t> a, b;
+  for (int p = 0; p < 64; ++p) {
+    a.insert(plain.at(p));
+    b.insert(bucketed.at(p));
+  }
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(bucketed.at(5), bucketed.at(5));  // the same whenever asked
+
+  const auto dataset_of = three_datasets();  // 21 examples in three datasets
+  std::vector<std::int64_t> lens(dataset_of.size());
+  for (std::size_t i = 0; i < lens.size(); ++i) lens[i] = static_cast<std::int64_t>((i * 7) % 11);
+  LengthBucketOrder by_dataset(std::make_unique<ByDatasetOrder>(dataset_of, std::vector<std::int64_t>{3, 2, 1}, 2, 5),
+                               lens, dataset_of, /*batch_size=*/2, /*window_batches=*/6, 11);
+  for (std::int64_t b = 0; b < 24; ++b)
+    EXPECT_EQ(dataset_of[by_dataset.at(2 * b)], dataset_of[by_dataset.at(2 * b + 1)]) << "batch " << b;
 }
 
 }  // namespace
