@@ -5,9 +5,8 @@
 # then configs/eval/release_<p>.yaml (the model alone, FALCON, the heuristic sampler, the simple
 # heuristic, repair alone) on its first LIMIT instances; results.md gathers the rows.
 # JOBS problems run at once, one thread each, the slowest first. MVC's adaptive rows cost the most
-# (29 minutes of one thread for 100 instances), so MVC takes its first LIMIT_MVC instances. From
-# one-thread timings (the six others 25 minutes in all, MVC 29 per 100), the seven take about
-# 20-25 minutes on two cores.
+# (29 minutes of one thread for 100 instances), so MVC takes its first LIMIT_MVC instances. The
+# seven took 18m52s on the 2-core machine with nothing else running (MVC's lane 12 minutes).
 #   experiments/release_table/run.sh                  # LIMIT=100, LIMIT_MVC=50, JOBS=2
 #   LIMIT=200 LIMIT_MVC=200 experiments/release_table/run.sh   # all 200: the cards' own figures
 #   PROBLEMS="tsp cvrp" experiments/release_table/run.sh
