@@ -1,5 +1,6 @@
 #include "falcon/text/tokenizer.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -97,9 +98,7 @@ Tokenizer Tokenizer::with_chat_template(std::string_view name) const {
   if (chat.end_token.empty()) return out;
   for (const std::string& text : {chat.before, chat.after, chat.end_token}) {
     const auto ids = encode(text);
-    bool has_special = false;
-    for (const int id : ids) has_special = has_special || is_special(id);
-    if (!text.empty() && text.find("<|") != std::string::npos && !has_special)
+    if (std::none_of(ids.begin(), ids.end(), [&](int id) { return is_special(id); }))
       throw Error("tokenizer '" + path() + "': chat template " + chat.name + " needs its special tokens (" +
                   chat.end_token + ", ...), which this tokenizer does not have; use the model family's own tokenizer.json");
   }

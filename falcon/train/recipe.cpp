@@ -1,8 +1,10 @@
 #include "falcon/train/recipe.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "falcon/core/error.h"
+#include "falcon/model/model_config.h"
 #include "falcon/model/model_presets.h"
 #include "falcon/problems/registry.h"
 #include "falcon/text/chat_template.h"
@@ -196,6 +198,11 @@ std::string to_string(StageKind kind) {
 bool is_model_directory(const std::string& dir) {
   return !dir.empty() && std::filesystem::exists(dir + "/config.json") && std::filesystem::exists(text::tokenizer_file(dir)) &&
          !std::filesystem::exists(dir + "/checkpoint.json");
+}
+
+std::int64_t model_vocab_size(const Recipe& recipe, std::int64_t tokenizer_vocab_size) {
+  if (!is_model_directory(recipe.init_from)) return tokenizer_vocab_size;
+  return std::max(tokenizer_vocab_size, model::model_config_from_hf_json(recipe.init_from + "/config.json").vocab_size);
 }
 
 Recipe read_recipe(Config& c) {

@@ -158,8 +158,13 @@ struct Recipe {
 Recipe read_recipe(Config& config);
 
 // A Hugging Face model directory as falcon_train's final/ and models/<problem>/ hold it
-// (config.json and tokenizer.model, no checkpoint.json), as opposed to a training checkpoint.
+// (config.json and tokenizer.model or tokenizer.json, no checkpoint.json), as opposed to a
+// training checkpoint.
 bool is_model_directory(const std::string& dir);
+// The model's embedding rows: the tokenizer's, or more when init.checkpoint is a Hugging Face model
+// directory whose embedding is padded past its tokenizer (Qwen2.5-7B: 152,064 rows for 151,665
+// tokens), so its weights load.
+std::int64_t model_vocab_size(const Recipe& recipe, std::int64_t tokenizer_vocab_size);
 
 // All that falcon_train reads of its YAML: the recipe, then the model section (presets
 // expanded), then Config::check_unused. Throws falcon::Error naming the file and key.

@@ -1,6 +1,5 @@
 #include "falcon/train/trainer.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -19,7 +18,6 @@
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_config.h"
 #include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/train/batch_share.h"
@@ -252,12 +250,7 @@ void load_data(Run& run) {
   for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
   run.tokenizer.emplace(text::Tokenizer::load(run.tokenizer_path).with_chat_template(recipe.text_style.chat));
   const auto& tokenizer = *run.tokenizer;
-  run.model_config.vocab_size = tokenizer.vocab_size();
-  // A Hugging Face model pads its embedding past its tokenizer (Qwen2.5-7B: 152,064 rows for
-  // 151,665 tokens): starting from one keeps its rows, so its weights load.
-  if (is_model_directory(recipe.init_from))
-    run.model_config.vocab_size =
-        std::max(run.model_config.vocab_size, model::model_config_from_hf_json(recipe.init_from + "/config.json").vocab_size);
+  run.model_config.vocab_size = model_vocab_size(recipe, tokenizer.vocab_size());
   run.train_set =
       load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
   if (recipe.data.augment) check_augmentable(run.train_set, tokenizer);

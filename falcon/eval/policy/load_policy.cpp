@@ -1,6 +1,5 @@
 #include "falcon/eval/policy/load_policy.h"
 
-#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -57,10 +56,7 @@ Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
   const auto recipe = train::read_recipe(recipe_config);
   auto model_config = model::resolve_model_section(recipe_config, "model");
   auto tokenizer = text::Tokenizer::load(spec.tokenizer).with_chat_template(recipe.text_style.chat);
-  model_config.vocab_size = tokenizer.vocab_size();  // as falcon_train sizes it, padded as its init model
-  if (train::is_model_directory(recipe.init_from))
-    model_config.vocab_size =
-        std::max(model_config.vocab_size, model::model_config_from_hf_json(recipe.init_from + "/config.json").vocab_size);
+  model_config.vocab_size = train::model_vocab_size(recipe, tokenizer.vocab_size());  // as falcon_train sizes it
 
   const auto state = nlohmann::json::parse(read_file(dir + "/trainer_state.json"), nullptr, false);
   if (!state.is_object() || !state.contains("stage"))
