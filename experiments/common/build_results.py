@@ -32,7 +32,12 @@ SCALES = {
              "picks only) evaluated on the test split of the dataset each SFT recipe "
              "trains on (TSP / OP / CVRP n = 20, MIS / MVC Erdos-Renyi n = 50, PFSP 20 x 5, JSSP 6 x 6): all of it, "
              "or the first LIMIT when the command sets it; the models, data and instance count of each point "
-             "are listed under Runs.",
+             "are listed under Runs. The rows 'released model' and 'Heuristic sampler' are the released "
+             "models (models/<p>) and the model-free sampler, from experiments/release_table/run.sh (no "
+             "training; MVC on its first 50 instances). The SFT only, GRPO and LLMCoSolver rows were run before a row with the grammar off "
+             "got the notes its text needs: their 0% on OP, CVRP, MIS and MVC says the notes were missing, "
+             "not what the model writes; their models were lost with their machine "
+             "(experiments/common/train_models.sh trains them again).",
     "paper": "paper: models trained at the paper's scale into runs/paper/<recipe>_<p>/final (Table 7's "
              "settings, configs/data/<p>_paper.yaml: 500K training instances) evaluated on the 100 test "
              "instances of configs/data/<p>_paper.yaml; the models and data each point used are listed under Runs.",

@@ -17,6 +17,9 @@ SWEEPS = {
     "table1_foarl": ("experiments/table1_main/eval_foarl.yaml", "foarl"),
     "table1_falcon": ("experiments/table1_main/eval_falcon.yaml", "bopo"),
     "table1_falcon_all": ("experiments/table1_main/eval_falcon.yaml", "bopo_all"),  # one model, seven problems
+    # The released models (models/<p>), each problem with its configs/eval/release_<p>.yaml (rows named
+    # alike); experiments/release_table/run.sh runs and keeps these points, without training.
+    "table1_released": ("configs/eval/release_tsp.yaml", "released"),
     "table1_repair": ("experiments/table1_main/eval_repair.yaml", "bopo"),  # the model is not read
     "table1_heuristic": ("experiments/table1_main/eval_heuristic.yaml", None),
     "table2_heuristics": ("experiments/table2_heuristics/eval_heuristics.yaml", None),
@@ -79,6 +82,14 @@ T1_EXTRA = {
     # configs/bopo_all.yaml's one model for all seven problems, beside the per-problem FALCON rows
     "FALCON (N=8), one model for all seven (ours)": ("table1_falcon_all", "FALCON N=8"),
     "FALCON (Adaptive), one model for all seven (ours)": ("table1_falcon_all", "FALCON adaptive"),
+    # The released models against the yardsticks without a model: the model decoded alone (greedy,
+    # grammar and notes, no repair: Fea. is its share of valid answers), FALCON, and the model-free
+    # sampler over the same choices at the same samples and rule.
+    "Model alone, released model (ours)": ("table1_released", "model alone"),
+    "FALCON (N=8), released model (ours)": ("table1_released", "FALCON N=8"),
+    "FALCON (Adaptive), released model (ours)": ("table1_released", "FALCON adaptive"),
+    "Heuristic sampler (N=8), no model (ours)": ("table1_released", "heuristic sampler N=8"),
+    "Heuristic sampler (Adaptive), no model (ours)": ("table1_released", "heuristic sampler adaptive"),
 }
 
 

@@ -2,12 +2,20 @@
 """results.md of the release table: one line per released model from runs/release_table/<p>/eval/summary.json.
 
 Each configs/eval/release_<p>.yaml names its rows alike ("model alone", "FALCON N=8", ...), so the
-columns are those names; a problem whose config lacks a row shows "-" there.
+columns are those names; a problem whose config lacks a row shows "-" there. Each problem's eval is
+also kept as a point of the sweep `table1_released` under --archive (experiments/common's layout),
+where Table 1 (small) reads its rows of the released models.
 """
 import argparse
 import datetime
 import json
 import pathlib
+import sys
+
+import yaml
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "common"))
+from archive_points import archive_point  # noqa: E402
 
 ORDER = ["tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp", "all"]
 GAP_ROWS = ["simple heuristic", "repair alone", "heuristic sampler N=8", "FALCON N=8",
@@ -34,17 +42,40 @@ def line(problem, summary):
     return "| " + " | ".join(cells) + " |"
 
 
+def keep_as_point(problem_dir, archive):
+    """The eval of one problem as the point archive/table1_released/<problem>: point.json says what
+    it ran (from the eval's resolved config.yaml), done its seconds (run.sh's count, when there is one)."""
+    eval_dir = problem_dir / "eval"
+    config = yaml.safe_load((eval_dir / "config.yaml").read_text())
+    point = {"name": problem_dir.name, "program": "build/tools/falcon_eval",
+             "config": f"configs/eval/release_{problem_dir.name}.yaml",
+             "overrides": [f"threads={config['threads']}", f"data.limit={config['data']['limit']}",
+                           f"model.path={config['model']['path']}", f"data.dataset={config['data']['dataset']}"],
+             "values": {"problem": problem_dir.name}}
+    (eval_dir / "point.json").write_text(json.dumps(point, indent=2) + "\n")
+    seconds = problem_dir / "seconds"
+    done = {"seconds": float(seconds.read_text())} if seconds.exists() else {}
+    (eval_dir / "done").write_text(json.dumps(done) + "\n")
+    target = pathlib.Path(archive) / "table1_released" / problem_dir.name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    archive_point(str(eval_dir), str(target))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--command", required=True)
+    parser.add_argument("--archive", help="keep each problem's eval as a Table 1 point here (experiments/points/small)")
     args = parser.parse_args()
     found = {}
     for summary in sorted(pathlib.Path(args.runs).glob("*/eval/summary.json")):
         found[summary.parent.parent.name] = json.loads(summary.read_text())
     if not found:
         raise SystemExit(f"release_table: no {args.runs}/<problem>/eval/summary.json: run experiments/release_table/run.sh")
+    if args.archive:
+        for problem in found:
+            keep_as_point(pathlib.Path(args.runs) / problem, args.archive)
     problems = sorted(found, key=lambda p: (ORDER.index(p) if p in ORDER else len(ORDER), p))
     header = ["problem", "instances", "model alone: valid", "model alone: gap", "model alone: gap of the valid"]
     header += GAP_ROWS + [f"{row} vs {against} (W / T / L)" for row, against in PAIRS]

@@ -3,7 +3,9 @@
 # its held-out test split made again (falcon_datagen of the card's data config, the other splits cut
 # to one instance: the generator is seeded per split and index, so the test instances are the same),
 # then configs/eval/release_<p>.yaml (the model alone, FALCON, the heuristic sampler, the simple
-# heuristic, repair alone) on its first LIMIT instances; results.md gathers the rows.
+# heuristic, repair alone) on its first LIMIT instances; results.md gathers the rows, and each
+# problem's eval is kept as a point of experiments/points/small/table1_released, the released
+# models' rows of Table 1 (small): experiments/table1_main/run.sh --collect-only puts them there.
 # JOBS problems run at once, one thread each, the slowest first. MVC's adaptive rows cost the most
 # (29 minutes of one thread for 100 instances), so MVC takes its first LIMIT_MVC instances. The
 # seven took 18m52s on the 2-core machine with nothing else running (MVC's lane 12 minutes).
@@ -36,7 +38,8 @@ run_one() {  # problem: its test split, then its release eval, one thread
   "$BUILD/tools/falcon_eval" "configs/eval/release_$p.yaml" data.dataset="$RUNS/$p/test.h5" data.limit="$limit" \
     output_dir="$RUNS/$p/eval" threads=1 > "$RUNS/$p/eval.log" 2>&1 ||
     { echo "release_table: $p: falcon_eval failed (its log: $RUNS/$p/eval.log)" >&2; return 1; }
-  echo "release_table: $p done in $(( $(date +%s) - start )) s ($limit instances)" >&2
+  echo $(( $(date +%s) - start )) > "$RUNS/$p/seconds"
+  echo "release_table: $p done in $(cat "$RUNS/$p/seconds") s ($limit instances)" >&2
 }
 
 if [ "$COLLECT_ONLY" = 0 ]; then
@@ -58,4 +61,5 @@ if [ "$COLLECT_ONLY" = 0 ]; then
   [ "$failed" = 0 ] || { echo "release_table: a problem failed (above); results.md not rebuilt" >&2; exit 1; }
 fi
 python3 experiments/release_table/collect.py --runs "$RUNS" --out experiments/release_table/results.md \
+  --archive experiments/points/small \
   --command "$( [ "$LIMIT" = 100 ] || printf 'LIMIT=%s ' "$LIMIT")$( [ "$LIMIT_MVC" = 50 ] || printf 'LIMIT_MVC=%s ' "$LIMIT_MVC")experiments/release_table/run.sh"

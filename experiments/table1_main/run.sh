@@ -2,7 +2,9 @@
 # Table 1 (tab:main_results_llm): SFT only, GRPO, LLMCoSolver-style SFT + FOARL (N=1, N=8) and
 # FALCON N=1 / N=8 / adaptive on the seven problems; the hosted-LLM rows are quoted from the paper.
 # Rows of ours: each problem's simple heuristic and repair of an empty answer (no model), the bar
-# a FALCON row must clear, and the one model for all seven problems.
+# a FALCON row must clear, and the one model for all seven problems. The released models' rows (the
+# model alone, FALCON, and the model-free heuristic sampler: sweep table1_released) come from
+# experiments/release_table/run.sh, which needs no training; --collect-only puts them here.
 #   experiments/table1_main/run.sh                    # SCALE=small: the CPU recipes' models
 #   SCALE=paper experiments/table1_main/run.sh        # models under runs/paper/
 #   PROBLEMS="tsp cvrp" THREADS=1 experiments/table1_main/run.sh

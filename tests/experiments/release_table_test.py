@@ -22,8 +22,8 @@ def write_summary(runs, problem, rows, paired):
         json.dump({"instances": 100, "rows": rows, "paired": paired}, f)
 
 
-def collect(runs, out):
-    return subprocess.run([sys.executable, SCRIPT, "--runs", runs, "--out", out, "--command", "run.sh"],
+def collect(runs, out, *more):
+    return subprocess.run([sys.executable, SCRIPT, "--runs", runs, "--out", out, "--command", "run.sh", *more],
                           capture_output=True, text=True)
 
 
@@ -46,6 +46,25 @@ class ReleaseTable(unittest.TestCase):
             self.assertIn("9.90%", cvrp)
             self.assertIn("100 / 0 / 0", cvrp)
             self.assertEqual(lines[0].count(" - "), 10)  # 6 gap rows and 4 pairs missing
+
+    def test_each_eval_is_kept_as_a_table1_point_that_the_tables_read(self):
+        with tempfile.TemporaryDirectory() as d:
+            runs, archive = os.path.join(d, "runs"), os.path.join(d, "points")
+            write_summary(runs, "op", [{"row": "model alone", "feasible": 0.95, "feasible_raw": 0.95, "gap_feasible": 0.26}], [])
+            with open(os.path.join(runs, "op", "eval", "config.yaml"), "w") as f:
+                f.write("model: {path: models/op}\ndata: {dataset: runs/op/test.h5, limit: 100}\nthreads: 1\n")
+            with open(os.path.join(runs, "op", "seconds"), "w") as f:
+                f.write("110\n")
+            result = collect(runs, os.path.join(d, "results.md"), "--archive", archive)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            sys.path.insert(0, os.path.join(ROOT, "experiments", "common"))
+            from runs import Point
+            point = Point(archive, "table1_released", "op")
+            self.assertTrue(point.done)
+            self.assertEqual(point.row("model alone")["gap_feasible"], 0.26)
+            self.assertEqual(point.meta()["model"], "models/op")
+            with open(os.path.join(point.dir, "done")) as f:
+                self.assertEqual(json.load(f), {"seconds": 110.0})
 
     def test_no_runs_is_one_clear_error(self):
         with tempfile.TemporaryDirectory() as d:
