@@ -4,9 +4,12 @@
 #     against every position after the prompt (the trainer before), fp32 against bf16 autocast,
 #     alternating in one process; on TSP-20's compact text and on MVC-50's ranked text (the decoder
 #     writes the notes, most of the solution).
-#  2. Threads beside a busy process: configs/sft_tsp.yaml for STEPS steps with auto threads
+#     On TSP also each arm's costliest operators (--scoring-profile): where the step's time goes.
+#  2. fp32 against bf16 autocast in the trainer: configs/sft_tsp.yaml from models/tsp for STEPS
+#     steps on two threads, two alternating rounds.
+#  3. Threads beside a busy process: configs/sft_tsp.yaml for STEPS steps with auto threads
 #     (`threads: 0`) and with two fixed threads, quiet and beside one process that keeps a core busy.
-#   experiments/train_speed/run.sh                 # about 10 minutes; writes runs/train_speed/
+#   experiments/train_speed/run.sh                 # about 14 minutes; writes runs/train_speed/
 #   STEPS=100 experiments/train_speed/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -22,7 +25,7 @@ MODEL=(--vocab 2330 --hidden 128 --ffn 352 --layers 4 --heads 4 --kv-heads 4)  #
 
 echo "train_speed: the SFT step, TSP-20 compact (prompt 222, solution 69 tokens)" >&2
 "$BUILD/tools/bench/falcon_bench" --suite scoring "${MODEL[@]}" --scoring-prompt 222 --scoring-solution 69 \
-  --out "$OUT/scoring_tsp.json" > /dev/null
+  --scoring-profile 12 --out "$OUT/scoring_tsp.json" > /dev/null
 echo "train_speed: the SFT step, MVC-50 ranked (prompt 300, solution 800-1,100 tokens, 3% written by the model)" >&2
 "$BUILD/tools/bench/falcon_bench" --suite scoring "${MODEL[@]}" --scoring-prompt 300 --scoring-solution 1100 \
   --scoring-spread 300 --scoring-trained 0.03 --scoring-batch 16 --scoring-steps 3 --out "$OUT/scoring_mvc.json" > /dev/null
@@ -34,6 +37,11 @@ train() {  # name, extra keys...
     eval.instances=0 checkpoint.every=0 logging.every=10 "$@" > "$OUT/$name.log" 2>&1
 }
 busy() { bash -c 'while :; do :; done' & BUSY=$!; }
+echo "train_speed: fp32 against bf16 autocast in the trainer, two threads ($STEPS steps each, two rounds)" >&2
+for round in 1 2; do
+  train "fp32_$round" threads=2 mixed_precision=none
+  train "bf16_$round" threads=2 mixed_precision=bf16
+done
 echo "train_speed: threads, quiet and beside a busy process ($STEPS steps each)" >&2
 train quiet_auto threads=0
 busy; train busy_auto threads=0; kill "$BUSY"

@@ -5,13 +5,23 @@ import pathlib
 import sys
 
 
-def steps_per_second(run):
+def logged_steps(run):
     lines = [json.loads(l) for l in (run / "metrics.jsonl").read_text().splitlines() if l.strip()]
     lines = [l for l in lines if l.get("type") == "sft"]
     if len(lines) < 3:
         raise SystemExit(f"train_speed: {run}/metrics.jsonl has {len(lines)} logged steps: raise STEPS")
-    first, last = lines[1], lines[-1]  # from the second log line: the first holds the warm-up
-    return (last["global_step"] - first["global_step"]) / (last["time"] - first["time"])
+    return lines[1:]  # from the second log line: the first holds the warm-up
+
+
+def steps_per_second(run):
+    lines = logged_steps(run)
+    return (lines[-1]["global_step"] - lines[0]["global_step"]) / (lines[-1]["time"] - lines[0]["time"])
+
+
+def tokens_per_second(run):
+    """The mean of the logged rates (each over its logging interval), from the second on."""
+    rates = [l["tokens_per_second"] for l in logged_steps(run)[1:]]
+    return sum(rates) / len(rates)
 
 
 def main():
@@ -25,6 +35,26 @@ def main():
         print(f"| {name} | trained positions / every position after the prompt: fp32 {scoring['speedup_trained_positions_fp32']:.2f}x, "
               f"bf16 {scoring['speedup_trained_positions_bf16']:.2f}x; bf16 / fp32 {scoring['speedup_bf16_over_fp32_trained_positions']:.2f}x "
               f"| | |")
+    profile = json.loads((out / "scoring_tsp.json").read_text())["scoring"].get("profile")
+    if isinstance(profile, dict):
+        arms = list(profile)
+        print()
+        print("| operator (self time, ms per step) | " + " | ".join(arms) + " |")
+        print("|---|" + "---:|" * len(arms))
+        ops = {arm: {o["op"]: o["ms_per_step"] for o in profile[arm]["ops"]} for arm in arms}
+        names = list(dict.fromkeys(name for arm in arms for name in ops[arm]))
+        for name in names:
+            print(f"| {name} | " + " | ".join(f"{ops[arm][name]:.1f}" if name in ops[arm] else "" for arm in arms) + " |")
+        print("| all operators | " + " | ".join(f"{profile[arm]['ms_per_step']:.1f}" for arm in arms) + " |")
+    print()
+    print("| trainer, two threads | round 1 tokens / s | round 2 | mean |")
+    print("|---|---:|---:|---:|")
+    mean = {}
+    for precision in ["fp32", "bf16"]:
+        rates = [tokens_per_second(out / f"{precision}_{r}") for r in (1, 2)]
+        mean[precision] = sum(rates) / 2
+        print(f"| {precision} | {rates[0]:,.0f} | {rates[1]:,.0f} | {mean[precision]:,.0f} |")
+    print(f"| bf16 / fp32 | | | {mean['bf16'] / mean['fp32']:.2f}x |")
     print()
     print("| threads | quiet steps / s | beside a busy process | kept |")
     print("|---|---:|---:|---:|")

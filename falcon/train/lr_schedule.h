@@ -13,11 +13,11 @@ ScheduleKind schedule_kind_from_string(const std::string& name, const std::strin
 std::string to_string(ScheduleKind kind);
 
 struct LrSchedule {
-  double peak = 1e-4;
+  double peak = 1e-3;
   std::int64_t warmup_steps = 0;
   std::int64_t total_steps = 1;
   ScheduleKind kind = ScheduleKind::kCosine;
-  double min_ratio = 0.0;
+  double min_ratio = 0.1;
   std::int64_t decay_steps = 0;  // wsd: the length of the final linear decay
 
   // step counts from 0; the first step already gets a non-zero rate when warming up.

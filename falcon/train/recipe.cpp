@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "falcon/core/cpu_features.h"
 #include "falcon/core/error.h"
 #include "falcon/model/model_config.h"
 #include "falcon/model/model_presets.h"
@@ -89,72 +90,71 @@ std::vector<StageSpec::ProblemOptions> read_problem_options(Config& c, const std
 
 StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
   const std::string base = "stages[" + std::to_string(index) + "].";
-  StageSpec s;
-  s.kind = stage_kind_from_string(c.get_string(base + "type"), at(c, base + "type"));
+  StageSpec s = stage_defaults(stage_kind_from_string(c.get_string(base + "type"), at(c, base + "type")));
   s.name = c.get_string(base + "name", to_string(s.kind));
-  s.steps = c.get_int(base + "steps", 0);
+  s.steps = c.get_int(base + "steps", s.steps);
   require(s.steps >= 0, c, base + "steps", "must be >= 0");
   if (s.kind == StageKind::kSft) {
-    s.epochs = c.get_double(base + "epochs", s.steps > 0 ? 0.0 : 1.0);
+    s.epochs = c.get_double(base + "epochs", s.steps > 0 ? 0.0 : s.epochs);
     require(s.steps > 0 || s.epochs > 0, c, base + "epochs", "or steps must be positive");
   } else {
     require(s.steps > 0, c, base + "steps", "must be positive for a sampling stage");
   }
-  s.batch_size = static_cast<int>(c.get_int(base + "batch_size", s.kind == StageKind::kSft ? 16 : 8));
+  s.batch_size = static_cast<int>(c.get_int(base + "batch_size", s.batch_size));
   require(s.batch_size >= 1, c, base + "batch_size", "must be at least 1");
-  s.grad_accum = static_cast<int>(c.get_int(base + "grad_accum", 1));
+  s.grad_accum = static_cast<int>(c.get_int(base + "grad_accum", s.grad_accum));
   require(s.grad_accum >= 1, c, base + "grad_accum", "must be at least 1");
-  s.lr.peak = c.get_double(base + "lr", s.kind == StageKind::kSft ? 1e-3 : 1e-5);
+  s.lr.peak = c.get_double(base + "lr", s.lr.peak);
   require(s.lr.peak > 0, c, base + "lr", "must be positive");
-  s.lr.warmup_steps = c.get_int(base + "warmup_steps", 0);
+  s.lr.warmup_steps = c.get_int(base + "warmup_steps", s.lr.warmup_steps);
   require(s.lr.warmup_steps >= 0, c, base + "warmup_steps", "must be >= 0");
-  s.lr.kind = schedule_kind_from_string(c.get_string(base + "schedule", "cosine"), at(c, base + "schedule"));
-  s.lr.min_ratio = c.get_double(base + "min_lr_ratio", 0.1);
+  s.lr.kind = schedule_kind_from_string(c.get_string(base + "schedule", to_string(s.lr.kind)), at(c, base + "schedule"));
+  s.lr.min_ratio = c.get_double(base + "min_lr_ratio", s.lr.min_ratio);
   require(s.lr.min_ratio >= 0 && s.lr.min_ratio <= 1, c, base + "min_lr_ratio", "must be in [0, 1]");
-  s.lr.decay_steps = c.get_int(base + "decay_steps", 0);
+  s.lr.decay_steps = c.get_int(base + "decay_steps", s.lr.decay_steps);
   require(s.lr.decay_steps >= 0, c, base + "decay_steps", "must be >= 0");
   require(s.lr.kind != ScheduleKind::kWsd || s.lr.decay_steps > 0, c, base + "decay_steps",
           "must be > 0 with schedule: wsd (the steps of its final decay)");
-  s.weight_decay = c.get_double(base + "weight_decay", 0.0);
-  s.grad_clip = c.get_double(base + "grad_clip", 1.0);
+  s.weight_decay = c.get_double(base + "weight_decay", s.weight_decay);
+  s.grad_clip = c.get_double(base + "grad_clip", s.grad_clip);
   require(s.grad_clip >= 0, c, base + "grad_clip", "must be >= 0 (0 = off)");
 
-  s.lora.rank = static_cast<int>(c.get_int(base + "lora.rank", s.kind == StageKind::kSft ? 0 : 16));
+  s.lora.rank = static_cast<int>(c.get_int(base + "lora.rank", s.lora.rank));
   require(s.lora.rank >= 0, c, base + "lora.rank", "must be >= 0 (0 = full fine-tuning)");
-  s.lora.alpha = c.get_double(base + "lora.alpha", s.lora.rank > 0 ? s.lora.rank : 16.0);
-  s.lora.dropout = c.get_double(base + "lora.dropout", 0.0);
+  s.lora.alpha = c.get_double(base + "lora.alpha", s.lora.rank > 0 ? s.lora.rank : s.lora.alpha);  // alpha = rank
+  s.lora.dropout = c.get_double(base + "lora.dropout", s.lora.dropout);
   require(s.lora.dropout >= 0 && s.lora.dropout < 1, c, base + "lora.dropout", "must be in [0, 1)");
   if (c.has(base + "lora.target_modules")) s.lora.target_modules = c.get_string_list(base + "lora.target_modules");
   require(s.lora.rank == 0 || !s.lora.target_modules.empty(), c, base + "lora.target_modules",
           "must name at least one module with lora.rank > 0 (e.g. [q_proj, v_proj]), or set lora.rank: 0");
 
   if (samples_policy(s.kind)) s.rollout = read_rollout(c, base + "rollout.", style);
-  s.loss_on_notes = c.get_bool(base + "loss_on_notes", true);
+  s.loss_on_notes = c.get_bool(base + "loss_on_notes", s.loss_on_notes);
   require(s.loss_on_notes || !samples_policy(s.kind) || s.rollout.computed_notes, c, base + "loss_on_notes",
           "can be false in a sampling stage only with rollout.computed_notes: true (else the model writes its notes)");
   if (s.kind == StageKind::kBopo || s.kind == StageKind::kDpo) {
-    s.beta = c.get_double(base + "beta", 0.1);
+    s.beta = c.get_double(base + "beta", s.beta);
     require(s.beta > 0, c, base + "beta", "must be positive");
   }
   if (s.kind == StageKind::kBopo) {
-    s.reference = c.get_string(base + "reference", "none");
+    s.reference = c.get_string(base + "reference", s.reference);
     require(s.reference == "none" || s.reference == "adapters", c, base + "reference",
             "must be 'none' (the paper: s = log pi(y*) - log pi(y_i)) or 'adapters' (margin against adapters disabled)");
-    s.length_normalise = c.get_bool(base + "length_normalise", false);
-    s.sft_weight = c.get_double(base + "sft_weight", 0.0);
+    s.length_normalise = c.get_bool(base + "length_normalise", s.length_normalise);
+    s.sft_weight = c.get_double(base + "sft_weight", s.sft_weight);
     require(s.sft_weight >= 0, c, base + "sft_weight", "must be >= 0");
-    s.anchor_on_label = c.get_bool(base + "anchor_on_label", false);
-    s.infeasible_losers = c.get_bool(base + "infeasible_losers", false);
+    s.anchor_on_label = c.get_bool(base + "anchor_on_label", s.anchor_on_label);
+    s.infeasible_losers = c.get_bool(base + "infeasible_losers", s.infeasible_losers);
   }
   s.per_problem = read_problem_options(c, base + "problems", s, style);
   if (s.kind == StageKind::kDpo) s.reference = "adapters";
   if ((s.kind == StageKind::kBopo && s.reference == "adapters") || s.kind == StageKind::kDpo)
     require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0: the reference policy is the model with adapters disabled");
   if (s.kind == StageKind::kGrpo || s.kind == StageKind::kFoarl) {
-    s.kl_coef = c.get_double(base + "kl_coef", 0.0);
+    s.kl_coef = c.get_double(base + "kl_coef", s.kl_coef);
     require(s.kl_coef >= 0, c, base + "kl_coef", "must be >= 0");
     if (s.kl_coef > 0) require(s.lora.rank > 0, c, base + "lora.rank", "must be > 0 for the KL term's reference policy");
-    s.loss_type = c.get_string(base + "loss_type", "grpo");
+    s.loss_type = c.get_string(base + "loss_type", s.loss_type);
     require(s.loss_type == "grpo" || s.loss_type == "dr_grpo", c, base + "loss_type",
             "must be 'grpo' (each sequence's token mean) or 'dr_grpo' (token sums over a constant: every token weighs the same)");
   }
@@ -162,6 +162,18 @@ StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
 }
 
 }  // namespace
+
+StageSpec stage_defaults(StageKind kind) {
+  StageSpec s;
+  s.kind = kind;
+  if (samples_policy(kind)) {
+    s.batch_size = 8;  // instances, each with K samples
+    s.lr.peak = 1e-5;
+    s.lora.rank = 16;
+    s.lora.alpha = 16.0;
+  }
+  return s;
+}
 
 bool StageSpec::infeasible_losers_for(std::string_view problem) const {
   for (const auto& p : per_problem)
@@ -219,8 +231,11 @@ Recipe read_recipe(Config& c) {
           "must be random or fourier");
   r.device = c.get_string("device", "cpu");
   r.mixed_precision = c.get_string("mixed_precision", "none");
-  require(r.mixed_precision == "none" || r.mixed_precision == "bf16", c, "mixed_precision",
-          "must be none or bf16 (bfloat16 autocast of the training forward passes)");
+  require(r.mixed_precision == "none" || r.mixed_precision == "bf16" || r.mixed_precision == "auto", c,
+          "mixed_precision", "must be none, bf16 (bfloat16 autocast of the training forward passes) or auto");
+  // auto: bf16 where it is fast (CUDA, or a CPU with native bf16 dot products), else none.
+  if (r.mixed_precision == "auto")
+    r.mixed_precision = r.device.rfind("cuda", 0) == 0 || cpu_has_native_bf16() ? "bf16" : "none";
 
   r.tokenizer.path = c.get_string("tokenizer.path", "");
   // A model directory (a release in models/, a run's final/) carries the tokenizer its ids are from.

@@ -35,6 +35,8 @@ struct RolloutSpec {
   int max_new_tokens = 0;         // 0 = sized from the instance (policy::output_budget)
 };
 
+// The member initializers are every key's default for an SFT stage, written only here;
+// stage_defaults(kind) gives a sampling stage's few differences.
 struct StageSpec {
   std::string name;
   StageKind kind = StageKind::kSft;
@@ -42,7 +44,7 @@ struct StageSpec {
   double epochs = 1.0;            // SFT only, when steps = 0
   int batch_size = 16;            // SFT: sequences; sampling stages: instances per step
   int grad_accum = 1;
-  LrSchedule lr;                  // peak, warmup, kind, min ratio (total set at run time)
+  LrSchedule lr;                  // peak 1e-3, warmup 0, cosine, min ratio 0.1 (total set at run time)
   double weight_decay = 0.0;
   double grad_clip = 1.0;         // 0 = off
   model::LoraConfig lora;         // rank 0 = full fine-tuning
@@ -76,6 +78,12 @@ struct StageSpec {
   // every token weighs the same (losses.h).
   std::string loss_type = "grpo";
 };
+
+// Every key's default for a stage of this kind: an SFT stage is StageSpec's initializers; BOPO,
+// GRPO, FOARL and DPO sample from the policy, and take batch_size 8 (instances), lr 1e-5 and LoRA
+// adapters of rank 16 (alpha 16). read_stage starts from it; docs/training.md's stage tables say
+// the same (tests/train/recipe_docs_test.cpp holds them to it).
+StageSpec stage_defaults(StageKind kind);
 
 struct TokenizerSpec {
   std::string path;               // an existing tokenizer.model; empty = train one into output_dir
@@ -148,7 +156,8 @@ struct Recipe {
   std::string number_embedding = "random";
   std::string device = "cpu";  // cpu | cuda | cuda:N ("cuda" with several ranks: cuda:LOCAL_RANK)
   // "bf16": the teacher-forced passes of every stage run their matmuls in bfloat16 under autocast
-  // (weights, gradients and optimizer stay fp32); "none": fp32 throughout.
+  // (weights, gradients and optimizer stay fp32); "none": fp32 throughout. The YAML's "auto" is
+  // read as bf16 on CUDA and on CPUs with native bf16 (cpu_has_native_bf16), else none.
   std::string mixed_precision = "none";
   DistributedSpec distributed;
 };

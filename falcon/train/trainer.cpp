@@ -138,20 +138,34 @@ json resume_point(const std::string& checkpoints, bool resume, std::string* dir)
 const std::vector<std::string> kResumeIgnoredPaths = {"checkpoint", "logging", "eval", "threads", "distributed",
                                                       "output_dir"};
 
-// What resuming stage s may change besides those: at a constant rate, the stage's length (the steps
-// already taken are the same whatever the total, so a run can be made longer or cut where a longer
-// one has passed). Throws when the checkpoint is past the stage's new end.
+// What resuming stage s may change besides those: its length, where the steps already taken do not
+// depend on it: at a constant rate, or with wsd before the decay of both the old length and the new
+// (so a run can be made longer, or cut where a longer one has passed, before it decays). Throws when
+// the checkpoint is past the new length's flat part.
 std::vector<std::string> resume_ignored_paths(const StageSpec& stage, int s, std::int64_t next_step,
-                                              std::int64_t total_steps, const std::string& resume_dir) {
+                                              std::int64_t stored_total, std::int64_t total_steps,
+                                              const std::string& resume_dir) {
   auto paths = kResumeIgnoredPaths;
-  if (stage.lr.kind != ScheduleKind::kConstant) return paths;
-  if (next_step > total_steps)
+  const bool wsd = stage.lr.kind == ScheduleKind::kWsd;
+  if ((stage.lr.kind != ScheduleKind::kConstant && !wsd) || stored_total == total_steps) return paths;
+  const std::int64_t decay = wsd ? stage.lr.decay_steps : 0;
+  if (wsd && next_step > stored_total - decay) return paths;  // it was decaying: the length check refuses the change
+  if (next_step > total_steps - decay)
     throw Error(resume_dir + ": the checkpoint is at step " + std::to_string(next_step) + " of stage '" + stage.name +
-                "', past its " + std::to_string(total_steps) + " steps; resume with at least " +
-                std::to_string(next_step) + " steps, or train from an earlier checkpoint");
+                "', past its " + std::to_string(total_steps) + " steps" + (wsd ? " less their decay" : "") +
+                "; resume with at least " + std::to_string(next_step + decay) +
+                " steps, or train from an earlier checkpoint");
   const std::string base = "stages[" + std::to_string(s) + "].";
   paths.insert(paths.end(), {base + "steps", base + "epochs"});
   return paths;
+}
+
+// Stage s's length in the run a checkpoint comes from (its config.yaml), on this run's examples.
+std::int64_t stored_stage_length(const std::string& resume_dir, int s, std::size_t examples) {
+  Config stored = Config::from_file(resume_dir + "/config.yaml");
+  const auto recipe = read_training_config(stored).recipe;
+  if (s >= static_cast<int>(recipe.stages.size())) return -1;  // another recipe: the config check names it
+  return stage_length(recipe.stages[s], examples);
 }
 
 // A checkpoint's recipe as this program reads it: keys added since it was written get their
@@ -399,7 +413,10 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   if (s == run.resume_stage && !run.resume_dir.empty()) {
     step = run.resume_state.value("next_step", std::int64_t{0});
     model::load_checkpoint(run.resume_dir, *model, &optimizer,
-                           {run.config_yaml, resume_ignored_paths(stage, s, step, schedule.total_steps, run.resume_dir),
+                           {run.config_yaml,
+                            resume_ignored_paths(stage, s, step,
+                                                 stored_stage_length(run.resume_dir, s, run.train_set.examples.size()),
+                                                 schedule.total_steps, run.resume_dir),
                             stored_recipe_with_defaults});
   }
   // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.

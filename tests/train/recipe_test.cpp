@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "falcon/core/cpu_features.h"
 #include "falcon/core/error.h"
 
 namespace falcon::train {
@@ -72,7 +73,7 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
   expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: digits}", "tokenizer.numbers");
   expect_error(base + "stages: [{type: sft}]\ntokenizer: {numbers: whole, vocab_size: 1000}", "tokenizer.vocab_size");
   expect_error(base + "stages: [{type: sft}]\ninit: {number_embedding: sine}", "init.number_embedding");
-  expect_error(base + "stages: [{type: sft}]\nmixed_precision: fp16", "mixed_precision must be none or bf16");
+  expect_error(base + "stages: [{type: sft}]\nmixed_precision: fp16", "mixed_precision must be none, bf16");
   // The semantic masks read the grammar's text: without the grammar they would apply it silently.
   expect_error(base + "stages: [{type: bopo, steps: 3, rollout: {grammar: false, semantic_mask: true}}]",
                "stages[0].rollout.semantic_mask needs grammar: true");
@@ -82,6 +83,14 @@ TEST(Recipe, BadKeysAndValuesNameTheirPath) {
                "stages[0].lora.target_modules must name at least one module");
   expect_error(base + "stages: [{type: grpo, steps: 3, loss_type: dapo}]", "stages[0].loss_type must be 'grpo'");
   expect_error(base + "stages: [{type: bopo, steps: 3, loss_type: dr_grpo}]", "stages[0].loss_type");  // GRPO's key
+}
+
+TEST(Recipe, AutoMixedPrecisionIsBf16OnCudaAndOnCpusWithNativeBf16) {
+  const std::string base = "output_dir: out\ndata: {config: c.yaml}\nstages: [{type: sft}]\nmixed_precision: auto\n";
+  auto cpu = Config::from_string(base, "<recipe>");
+  EXPECT_EQ(read_recipe(cpu).mixed_precision, cpu_has_native_bf16() ? "bf16" : "none");
+  auto cuda = Config::from_string(base + "device: cuda\n", "<recipe>");
+  EXPECT_EQ(read_recipe(cuda).mixed_precision, "bf16");
 }
 
 TEST(Recipe, GrpoLossTypeDefaultsToTheTokenMean) {

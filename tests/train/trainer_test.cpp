@@ -84,6 +84,16 @@ checkpoint: {keep_last: 3}
     return model::read_safetensors((dir_ / run / "final" / "model.safetensors").string());
   }
 
+  // Two runs that must end bit for bit alike.
+  void expect_same_final_weights(const std::string& run_a, const std::string& run_b) const {
+    const auto a = final_weights(run_a), b = final_weights(run_b);
+    ASSERT_EQ(a.size(), b.size());
+    for (const auto& [name, tensor] : a) {
+      ASSERT_TRUE(b.count(name)) << name;
+      EXPECT_TRUE(torch::equal(tensor, b.at(name))) << name << " differs between " << run_a << " and " << run_b;
+    }
+  }
+
   fs::path dir_;
 };
 
@@ -252,12 +262,7 @@ TEST_F(TrainerTest, ResumeIsBitIdenticalToAnUninterruptedRun) {
     auto config = recipe("twice");
     EXPECT_FALSE(run_training(config, o).stopped_early);
   }
-  const auto a = final_weights("once"), b = final_weights("twice");
-  ASSERT_EQ(a.size(), b.size());
-  for (const auto& [name, tensor] : a) {
-    ASSERT_TRUE(b.count(name)) << name;
-    EXPECT_TRUE(torch::equal(tensor, b.at(name))) << name << " differs after resume";
-  }
+  expect_same_final_weights("once", "twice");
 }
 
 // A BOPO variant started from another run's SFT checkpoint runs only the later stages.
@@ -388,12 +393,7 @@ TEST_F(TrainerTest, ResumeMayChangeTheLengthOfAConstantRateStageAndTheFolder) {
     auto config = constant("moved", 4);
     EXPECT_FALSE(run_training(config, o).stopped_early);
   }
-  const auto a = final_weights("short"), b = final_weights("moved");
-  ASSERT_EQ(a.size(), b.size());
-  for (const auto& [name, tensor] : a) {
-    ASSERT_TRUE(b.count(name)) << name;
-    EXPECT_TRUE(torch::equal(tensor, b.at(name))) << name << " differs";
-  }
+  expect_same_final_weights("short", "moved");
 
   auto error_of = [&](Config config) -> std::string {
     try {
@@ -417,6 +417,42 @@ TEST_F(TrainerTest, ResumeMayChangeTheLengthOfAConstantRateStageAndTheFolder) {
   auto longer = recipe("cosine");
   longer.set_override("stages[0].steps=8");
   EXPECT_NE(error_of(std::move(longer)).find("key 'stages"), std::string::npos);
+}
+
+// With wsd the rate is flat until the decay: a run stopped before it may be resumed as a shorter or
+// longer one, which then decays as a fresh run of that length does. Not once the new length's
+// decay would have begun.
+TEST_F(TrainerTest, ResumeMayChangeTheLengthOfAWsdStageBeforeItsDecay) {
+  auto wsd = [&](const std::string& run, int sft_steps) {
+    auto config = recipe(run);
+    config.set_overrides({"stages[0].schedule=wsd", "stages[0].decay_steps=3", "stages[0].steps=" + std::to_string(sft_steps)});
+    return config;
+  };
+  {
+    auto config = wsd("fresh", 6);
+    run_training(config, options());
+  }
+  auto o = options();
+  o.stop_after_steps = 3;
+  {
+    auto config = wsd("stopped", 20);
+    EXPECT_TRUE(run_training(config, o).stopped_early);
+  }
+  o.resume = true;
+  o.stop_after_steps = 0;
+  try {
+    auto config = wsd("stopped", 5);  // 5 - 3 = 2 flat steps: the checkpoint at 3 has passed them
+    run_training(config, o);
+    ADD_FAILURE() << "a resume past the new length's flat part was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("past its 5 steps less their decay; resume with at least 6"), std::string::npos)
+        << e.what();
+  }
+  {
+    auto config = wsd("stopped", 6);
+    EXPECT_FALSE(run_training(config, o).stopped_early);
+  }
+  expect_same_final_weights("fresh", "stopped");
 }
 
 TEST_F(TrainerTest, ResumeRefusesAChangedRecipe) {

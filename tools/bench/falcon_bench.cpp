@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
   app.add_option("--scoring-trained", scoring.trained_share, "scoring suite: share of solution tokens the model writes");
   app.add_option("--scoring-spread", scoring.length_spread, "scoring suite: solution lengths vary by this much");
   app.add_option("--scoring-steps", scoring.steps, "scoring suite: timed steps per arm and round");
+  app.add_option("--scoring-profile", scoring.profile_ops,
+                 "scoring suite: each arm's N costliest operators (self time), from one more profiled round");
   app.add_option("--constrained-tokens", constrained.max_new_tokens, "max new tokens in the constrained-decoding suite");
   app.add_option("--device", device_name, "cpu | cuda");
   app.add_option("--dtype", dtype_name, "float32 | bfloat16 | float16");

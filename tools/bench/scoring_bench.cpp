@@ -8,6 +8,7 @@
 #include "falcon/train/examples.h"
 #include "falcon/train/losses.h"
 #include "falcon/train/policy_scoring.h"
+#include "tools/bench/op_profile.h"
 
 namespace falcon::bench {
 namespace {
@@ -99,6 +100,27 @@ nlohmann::ordered_json measure_scoring(const model::ModelConfig& config, const S
   for (const auto& arm : arms)
     out["arms"][arm.name] = {{"seconds_per_step", arm.seconds / steps},
                              {"tokens_per_s", static_cast<double>(tokens) * steps / arm.seconds}};
+  if (options.profile_ops > 0) {
+    // Apart from the timed rounds: the profiler's own cost would slow them.
+    for (auto& arm : arms) {
+      std::fprintf(stderr, "bench: scoring profile, %s ...\n", arm.name);
+      bool available = true;
+      const auto ops = profile_ops([&] { for (int i = 0; i < options.steps; ++i) step(arm); }, &available);
+      if (!available) {
+        out["profile"] = "this LibTorch has no legacy autograd profiler";
+        break;
+      }
+      double total = 0.0;
+      for (const auto& op : ops) total += op.self_ms;
+      auto& top = out["profile"][arm.name];
+      top["ms_per_step"] = total / options.steps;
+      for (std::size_t i = 0; i < ops.size() && i < static_cast<std::size_t>(options.profile_ops); ++i)
+        top["ops"].push_back({{"op", ops[i].name},
+                              {"ms_per_step", ops[i].self_ms / options.steps},
+                              {"share", ops[i].self_ms / total},
+                              {"calls_per_step", static_cast<double>(ops[i].calls) / options.steps}});
+    }
+  }
   const auto rate = [&](int i) { return out["arms"][arms[i].name]["tokens_per_s"].get<double>(); };
   out["speedup_trained_positions_fp32"] = rate(1) / rate(0);
   out["speedup_trained_positions_bf16"] = rate(3) / rate(2);

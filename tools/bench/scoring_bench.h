@@ -17,6 +17,7 @@ struct ScoringBenchOptions {
   int length_spread = 0;       // solution lengths drawn in [solution - spread, solution]
   int steps = 6;               // timed steps per arm and round
   int rounds = 2;              // arms alternate, round by round
+  int profile_ops = 0;         // > 0: each arm's this many costliest operators, from `steps` more profiled steps
 };
 
 nlohmann::ordered_json measure_scoring(const model::ModelConfig& config, const ScoringBenchOptions& options);

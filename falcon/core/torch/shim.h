@@ -30,7 +30,7 @@ inline std::string torch_version() {
 // Returns (B, H, T, D).
 inline torch::Tensor scaled_dot_product_attention(const torch::Tensor& q, const torch::Tensor& k,
                                                   const torch::Tensor& v_in, const torch::Tensor& mask, bool causal) {
-  // Under autocast the projections come out in bf16 and RoPE turns q and k back to fp32: v follows q.
+  // q and v may differ in dtype (RoPE tables of another precision than the projections): v follows q.
   const auto v = v_in.scalar_type() == q.scalar_type() ? v_in : v_in.to(q.scalar_type());
 #if TORCH_VERSION_MAJOR >= 2
   const auto groups = q.size(1) / k.size(1);
