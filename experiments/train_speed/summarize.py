@@ -19,7 +19,7 @@ def steps_per_second(run):
 
 
 def tokens_per_second(run):
-    """The mean of the logged rates (each over its logging interval), from the second on."""
+    """The mean of the logged rates (each over its logging interval), from the third log line on."""
     rates = [l["tokens_per_second"] for l in logged_steps(run)[1:]]
     return sum(rates) / len(rates)
 
