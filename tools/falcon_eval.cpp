@@ -12,7 +12,7 @@
 #include <iostream>
 
 #include "falcon/core/error.h"
-#include "falcon/eval/policy/run_eval.h"
+#include "falcon/eval/run_eval.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"falcon_eval: greedy / fixed-N / adaptive Best-of-N and solver rows over a dataset or benchmark files"};

@@ -22,10 +22,10 @@
 #include "falcon/core/error.h"
 #include "falcon/core/key_values.h"
 #include "falcon/core/progress.h"
-#include "falcon/eval/solution_picture.h"
-#include "falcon/eval/solution_svg.h"
 #include "falcon/problems/registry.h"
 #include "falcon/problems/text_style.h"
+#include "falcon/scoring/solution_picture.h"
+#include "falcon/scoring/solution_svg.h"
 #include "falcon/solvers/solver.h"
 
 namespace {
@@ -130,7 +130,7 @@ int run_check(const Problem& problem, const Options& opt) {
     // The repaired solution, with what repair changed marked against the text's own.
     const std::string title = picture_title(problem, inst, "check", problem.objective(inst, after)) +
                               (after != before ? "  repaired" : "");
-    falcon::eval::write_picture(opt.plot_file, falcon::eval::render_solution_svg(problem, inst, after, title, &before));
+    falcon::scoring::write_picture(opt.plot_file, falcon::scoring::render_solution_svg(problem, inst, after, title, &before));
     j["picture"] = opt.plot_file;
   }
   std::cout << j.dump() << std::endl;
@@ -160,7 +160,7 @@ void write_svg(const std::string& dir, const Problem& problem, const Instance& i
   std::filesystem::create_directories(dir);
   const std::string path = dir + "/" + inst.name + "." + method + ".svg";
   std::ofstream out(path);
-  out << falcon::eval::render_solution_svg(problem, inst, s, picture_title(problem, inst, method, objective));
+  out << falcon::scoring::render_solution_svg(problem, inst, s, picture_title(problem, inst, method, objective));
   if (!out) throw Error(path + ": cannot write the picture (is the directory writable?)");
 }
 
@@ -205,7 +205,7 @@ int run_solve(const std::vector<const Problem*>& problems, const Options& opt) {
         if (!opt.plot_file.empty()) {
           picture = plot_path(opt.plot_file, single_picture, inst->name, std::string(method->method));
           const std::string title = picture_title(*problem, *inst, std::string(method->method), objective);
-          falcon::eval::write_picture(picture, falcon::eval::render_solution_svg(*problem, *inst, s, title));
+          falcon::scoring::write_picture(picture, falcon::scoring::render_solution_svg(*problem, *inst, s, title));
         }
         if (opt.format == "json") {
           json j;
@@ -288,7 +288,7 @@ int main(int argc, char** argv) {
     }
     if (!opt.plot_file.empty()) {
       if (opt.prompt) throw Error("--plot draws solutions: give --method or --check, not --prompt");
-      falcon::eval::check_picture_file(opt.plot_file, "--plot");  // before any solving
+      falcon::scoring::check_picture_file(opt.plot_file, "--plot");  // before any solving
     }
     if (opt.check_given) {
       if (problems.size() != 1) throw Error("--check needs one --problem, not 'all'");

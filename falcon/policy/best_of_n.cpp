@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "falcon/core/error.h"
-#include "falcon/eval/instance_draws.h"
+#include "falcon/scoring/instance_draws.h"
 
 namespace falcon::policy {
 namespace {
@@ -15,7 +15,7 @@ std::vector<std::vector<RolloutSample>> timed_rollout(model::CausalLm& model, co
                                                       const std::vector<RolloutItem>& items,
                                                       const std::vector<std::size_t>& active,
                                                       const RolloutOptions& options,
-                                                      const MaskFactory& masks, std::vector<eval::InstanceDraws>& state) {
+                                                      const MaskFactory& masks, std::vector<scoring::InstanceDraws>& state) {
   std::vector<RolloutItem> batch;
   for (auto i : active) batch.push_back(items[i]);
   sampling::GenerateStats stats;
@@ -36,18 +36,18 @@ std::vector<std::vector<RolloutSample>> timed_rollout(model::CausalLm& model, co
 
 }  // namespace
 
-std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
-                                      const std::vector<const eval::EvalInstance*>& instances,
-                                      const std::vector<RolloutItem>& items, const eval::RowSpec& row,
+std::vector<scoring::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                      const std::vector<const scoring::EvalInstance*>& instances,
+                                      const std::vector<RolloutItem>& items, const scoring::RowSpec& row,
                                       const MaskFactory& masks, std::uint64_t seed) {
   if (instances.size() != items.size()) throw Error("best_of_n: one rollout item per instance");
   if (!row.uses_model()) throw Error("best_of_n: row '" + row.name + "' is a solver row");
-  std::vector<eval::InstanceDraws> state(instances.size(), eval::InstanceDraws(row.match));
+  std::vector<scoring::InstanceDraws> state(instances.size(), scoring::InstanceDraws(row.match));
   RolloutOptions common;
   common.sampling = {row.temperature, row.top_k, row.top_p};
   common.repair = row.repair;
   common.seed = seed;
-  if (row.with_greedy && row.kind != eval::MethodKind::kGreedy) {
+  if (row.with_greedy && row.kind != scoring::MethodKind::kGreedy) {
     RolloutOptions options = common;
     options.samples_per_item = 1;
     options.greedy = true;
@@ -65,10 +65,10 @@ std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::
     for (std::size_t i = 0; i < state.size(); ++i)
       if (!state[i].done) active.push_back(i);
     if (active.empty()) break;
-    const int k = eval::round_samples(row, drawn);
+    const int k = scoring::round_samples(row, drawn);
     RolloutOptions options = common;
     options.samples_per_item = k;
-    options.greedy = row.kind == eval::MethodKind::kGreedy;
+    options.greedy = row.kind == scoring::MethodKind::kGreedy;
     options.first_sample = static_cast<std::uint64_t>(drawn);
     options.key_stride = static_cast<std::uint64_t>(row.budget());
     const auto groups = timed_rollout(model, tokenizer, items, active, options, masks, state);
@@ -79,8 +79,8 @@ std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::
     drawn += k;
     for (auto i : active) state[i].settle(row, drawn, instances[i]->problem->sense());
   }
-  std::vector<eval::InstanceResult> out;
-  for (std::size_t i = 0; i < state.size(); ++i) out.push_back(eval::deliver(*instances[i], row, state[i]));
+  std::vector<scoring::InstanceResult> out;
+  for (std::size_t i = 0; i < state.size(); ++i) out.push_back(scoring::deliver(*instances[i], row, state[i]));
   return out;
 }
 

@@ -18,19 +18,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "falcon/eval/eval_instances.h"
-#include "falcon/eval/instance_result.h"
 #include "falcon/model/transformer.h"
-#include "falcon/text/tokenizer.h"
 #include "falcon/policy/rollout.h"
+#include "falcon/scoring/eval_instances.h"
+#include "falcon/scoring/instance_result.h"
+#include "falcon/text/tokenizer.h"
 
 namespace falcon::policy {
 
 // instances[i] and items[i] describe the same instance (policy_items.h). `masks` may be empty
 // (unconstrained decoding). Returns one result per instance, in order.
-std::vector<eval::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
-                                      const std::vector<const eval::EvalInstance*>& instances,
-                                      const std::vector<RolloutItem>& items, const eval::RowSpec& row,
+std::vector<scoring::InstanceResult> best_of_n(model::CausalLm& model, const text::Tokenizer& tokenizer,
+                                      const std::vector<const scoring::EvalInstance*>& instances,
+                                      const std::vector<RolloutItem>& items, const scoring::RowSpec& row,
                                       const MaskFactory& masks, std::uint64_t seed);
 
 }  // namespace falcon::policy

@@ -43,7 +43,7 @@ std::vector<std::vector<RolloutSample>> rollout_batch(model::CausalLm& model, co
     sample.tokens = std::move(seq.tokens);
     sample.stop = seq.stop;
     sample.text = detokenize(tokenizer, sample.tokens);
-    sample.outcome = eval::score_sample(*item.problem, *item.instance, sample.text, options.repair);
+    sample.outcome = scoring::score_sample(*item.problem, *item.instance, sample.text, options.repair);
     sample.train_tokens = delivered_tokens(sample, item, tokenizer);
     out[seq.prompt].push_back(std::move(sample));
   }

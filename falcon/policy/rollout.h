@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "falcon/eval/sample_outcome.h"
 #include "falcon/model/transformer.h"
 #include "falcon/sampling/generate.h"
+#include "falcon/scoring/sample_outcome.h"
 #include "falcon/text/tokenizer.h"
 
 namespace falcon::policy {
@@ -41,7 +41,7 @@ struct RolloutSample {
   std::vector<int> tokens;      // what the policy generated (no EOS)
   sampling::StopReason stop = sampling::StopReason::kMaxLength;
   std::string text;
-  eval::SampleOutcome outcome;
+  scoring::SampleOutcome outcome;
   std::vector<int> train_tokens;  // the sequence a preference stage scores: delivered_tokens()
 };
 

@@ -4,9 +4,9 @@
 #include <chrono>
 
 #include "falcon/core/progress.h"
-#include "falcon/eval/summary.h"
 #include "falcon/policy/best_of_n.h"
 #include "falcon/policy/output_budget.h"
+#include "falcon/scoring/summary.h"
 
 namespace falcon::train {
 
@@ -30,19 +30,19 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
                            const BatchShare& share) {
   const auto start = std::chrono::steady_clock::now();
   constexpr double kInfeasibleGap = 1.0;  // falcon_eval's default
-  eval::RowSpec row;
+  scoring::RowSpec row;
   row.name = "stage_eval";
-  row.kind = options.greedy ? eval::MethodKind::kGreedy : eval::MethodKind::kFixed;
+  row.kind = options.greedy ? scoring::MethodKind::kGreedy : scoring::MethodKind::kFixed;
   row.n = options.samples;
   row.temperature = options.greedy ? 1.0 : options.temperature;
   row.repair = options.repair;
   model->eval();
-  std::vector<eval::InstanceResult> results;
+  std::vector<scoring::InstanceResult> results;
   const auto mine = share.slice(static_cast<std::int64_t>(set.examples.size()));
   const auto end = static_cast<std::size_t>(mine.end);
   Progress bar("eval", static_cast<long>(mine.size()), progress);
   for (auto begin = static_cast<std::size_t>(mine.begin); begin < end; begin += options.batch_instances) {
-    std::vector<eval::EvalInstance> instances;
+    std::vector<scoring::EvalInstance> instances;
     std::vector<policy::RolloutItem> items;
     for (std::size_t i = begin; i < std::min(end, begin + options.batch_instances); ++i) {
       const TrainExample& example = set.examples[i];
@@ -50,7 +50,7 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
                            example.label_objective});
       items.push_back(rollout_item(example, tokenizer, model->config().max_position_embeddings));
     }
-    std::vector<const eval::EvalInstance*> pointers;
+    std::vector<const scoring::EvalInstance*> pointers;
     for (const auto& e : instances) pointers.push_back(&e);
     for (auto& r : policy::best_of_n(model, tokenizer, pointers, items, row, masks, options.seed))
       results.push_back(std::move(r));
@@ -59,9 +59,9 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
   bar.finish();
   model->train();
   // The summary of some of this rank's results, over every rank (a collective).
-  auto summarized = [&](const std::vector<eval::InstanceResult>& some) {
-    const auto totals = eval::RowTotals::from_vector(share.global(eval::row_totals(some, kInfeasibleGap).to_vector()));
-    const auto summary = eval::summarize(row.name, "", totals, kInfeasibleGap);
+  auto summarized = [&](const std::vector<scoring::InstanceResult>& some) {
+    const auto totals = scoring::RowTotals::from_vector(share.global(scoring::row_totals(some, kInfeasibleGap).to_vector()));
+    const auto summary = scoring::summarize(row.name, "", totals, kInfeasibleGap);
     PolicyEval e;
     e.instances = summary.instances;
     e.sample_feasible_raw = summary.sample_feasible_raw;
@@ -78,7 +78,7 @@ PolicyEval evaluate_policy(model::CausalLm& model, const text::Tokenizer& tokeni
       const bool present = std::any_of(set.examples.begin(), set.examples.end(),
                                        [&](const TrainExample& ex) { return ex.dataset == static_cast<int>(d); });
       if (!present) continue;
-      std::vector<eval::InstanceResult> of_dataset;  // results[i] answers set.examples[mine.begin + i]
+      std::vector<scoring::InstanceResult> of_dataset;  // results[i] answers set.examples[mine.begin + i]
       for (std::size_t i = 0; i < results.size(); ++i)
         if (set.examples[static_cast<std::size_t>(mine.begin) + i].dataset == static_cast<int>(d))
           of_dataset.push_back(results[i]);

@@ -2,7 +2,7 @@
 // A short held-out evaluation of the current policy, run by the trainer after each stage so the
 // summary shows what each stage bought: falcon_eval's greedy or fixed-N row (policy::best_of_n),
 // with the recipe's grammar mask and repair, scored with falcon_eval's definitions
-// (eval::summarize; docs/evaluation.md) against the dataset's reference labels. Data parallel:
+// (scoring::summarize; docs/evaluation.md) against the dataset's reference labels. Data parallel:
 // each rank evaluates its slice of the set (BatchShare) and the row's sums are added across
 // ranks, so every rank gets the global figures.
 #include <string>

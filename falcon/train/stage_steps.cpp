@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "falcon/core/error.h"
-#include "falcon/eval/sample_outcome.h"
+#include "falcon/scoring/sample_outcome.h"
 #include "falcon/train/bopo.h"
 #include "falcon/train/losses.h"
 #include "falcon/train/policy_scoring.h"
@@ -67,10 +67,10 @@ MicroBatch prepare_dpo(const std::vector<policy::RolloutItem>& items, const std:
     int best = -1, worst = -1;
     for (int k = 0; k < static_cast<int>(groups[g].size()); ++k) {
       if (groups[g][k].train_tokens.empty()) continue;
-      if (best < 0 || eval::better(problem, groups[g][k].outcome, groups[g][best].outcome)) best = k;
-      if (worst < 0 || eval::better(problem, groups[g][worst].outcome, groups[g][k].outcome)) worst = k;
+      if (best < 0 || scoring::better(problem, groups[g][k].outcome, groups[g][best].outcome)) best = k;
+      if (worst < 0 || scoring::better(problem, groups[g][worst].outcome, groups[g][k].outcome)) worst = k;
     }
-    if (best < 0 || !eval::better(problem, groups[g][best].outcome, groups[g][worst].outcome)) {
+    if (best < 0 || !scoring::better(problem, groups[g][best].outcome, groups[g][worst].outcome)) {
       ++m.skipped_groups;
       continue;
     }

@@ -14,18 +14,18 @@
 #include "falcon/core/rng.h"
 #include "falcon/core/stop_signal.h"
 #include "falcon/core/torch/runtime.h"
-#include "falcon/eval/text_style_file.h"
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
 #include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
+#include "falcon/policy/grammar_masks.h"
+#include "falcon/scoring/text_style_file.h"
+#include "falcon/text/tokenizer.h"
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_order.h"
 #include "falcon/train/data_parallel.h"
 #include "falcon/train/dataset_losses.h"
-#include "falcon/policy/grammar_masks.h"
-#include "falcon/text/tokenizer.h"
 #include "falcon/train/metrics_log.h"
 #include "falcon/train/stage_steps.h"
 #include "falcon/train/tokenizer_setup.h"
@@ -96,7 +96,7 @@ void write_final(const std::string& dir, model::CausalLm& model, const model::Mo
   if (merge) model->unmerge_adapters();
   model::write_hf_checkpoint(dir, config, weights);
   text::copy_tokenizer(tokenizer_path, dir);
-  eval::write_text_style(dir, style);
+  scoring::write_text_style(dir, style);
 }
 
 std::string fmt_status(double loss, double lr, double tokens_per_second) {
@@ -180,7 +180,7 @@ std::string stored_recipe_with_defaults(const std::string& yaml, const std::stri
 // checkpoint must keep that run's text style.
 void check_init_text_style(const Recipe& recipe) {
   if (is_model_directory(recipe.init_from)) {
-    const problems::TextStyle trained = eval::read_text_style(recipe.init_from);
+    const problems::TextStyle trained = scoring::read_text_style(recipe.init_from);
     if (trained != recipe.text_style)
       throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but the model in " +
                   recipe.init_from + " was trained on '" + problems::describe(trained) +

@@ -6,7 +6,7 @@
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
 #include "falcon/data/datagen_spec.h"
-#include "falcon/eval/eval_spec.h"
+#include "falcon/scoring/eval_spec.h"
 #include "falcon/train/recipe.h"
 #include "tests/fuzz/input_fuzz_targets.h"
 
@@ -22,7 +22,7 @@ int config_one_input(const std::uint8_t* data, std::size_t size) {
     if (reader == 0) {
       (void)data::read_datagen_spec(config);
     } else if (reader == 1) {
-      (void)eval::read_eval_spec(config);
+      (void)scoring::read_eval_spec(config);
     } else {
       (void)train::read_training_config(config);  // checks unused keys itself
     }

@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "falcon/eval/sample_outcome.h"
-#include "falcon/problems/registry.h"
-#include "falcon/text/tokenizer.h"
 #include "falcon/policy/prompt_text.h"
+#include "falcon/problems/registry.h"
+#include "falcon/scoring/sample_outcome.h"
+#include "falcon/text/tokenizer.h"
 
 namespace falcon::policy {
 namespace {
@@ -75,7 +75,7 @@ class DeliveredTokens : public ::testing::Test {
     s.tokens = tokenizer_.encode(text);
     s.stop = stop;
     s.text = text;
-    s.outcome = eval::score_sample(tsp_, *item_.instance, text, repair);
+    s.outcome = scoring::score_sample(tsp_, *item_.instance, text, repair);
     return s;
   }
   std::vector<int> encoded_with_eos(const problems::Solution& solution) const {

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/atomic_file.h"
-#include "falcon/eval/svg_to_png.h"
 #include "falcon/problems/registry.h"
+#include "falcon/scoring/svg_to_png.h"
 #include "tests/tools/program_run.h"
 
 namespace {
@@ -79,7 +79,7 @@ TEST_F(FalconSolveTest, CheckPlotMarksWhatRepairChanged) {
 }
 
 TEST_F(FalconSolveTest, PlotPngIsARealPng) {
-  if (!falcon::eval::png_converter_available()) GTEST_SKIP() << "rsvg-convert is not installed (tools/setup.sh)";
+  if (!falcon::scoring::png_converter_available()) GTEST_SKIP() << "rsvg-convert is not installed (tools/setup.sh)";
   const auto file = dir_ / "gantt.png";
   const auto run = run_solve(dir_, "--problem jssp --method spt --generate n=4,m=3 --plot " + file.string());
   ASSERT_EQ(run.code, 0) << run.err;

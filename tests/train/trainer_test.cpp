@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/error.h"
-#include "falcon/eval/text_style_file.h"
-#include "falcon/problems/text_style.h"
 #include "falcon/model/safetensors.h"
+#include "falcon/problems/text_style.h"
+#include "falcon/scoring/text_style_file.h"
 
 namespace falcon::train {
 namespace {
@@ -171,7 +171,7 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
   EXPECT_EQ(result.stages[1].steps, 4);
   auto expected = problems::make_text_style("compact", 2, "t");
   problems::set_problem_text_style(expected, "mis", "compact_ranked", 0, "t");
-  EXPECT_EQ(eval::read_text_style((dir_ / "two" / "final").string()), expected);
+  EXPECT_EQ(scoring::read_text_style((dir_ / "two" / "final").string()), expected);
 
   // Each problem's own figures: every SFT step (one batch, from one dataset) logs its loss under
   // that dataset's name, and each evaluation counts each dataset's instances apart.

@@ -1,0 +1,74 @@
+#include "falcon/scoring/note_walk.h"
+
+#include <cctype>
+
+namespace falcon::scoring {
+namespace {
+
+constexpr int kOutOfRange = -1;  // an item that moves no problem's state (ranked texts are 0-based)
+
+// The note the last item of `items` leaves.
+std::string last_note(const problems::Problem& styled, const problems::Instance& instance,
+                      const problems::Solution& items) {
+  const problems::EchoNotes notes = styled.echo_notes(instance, items);
+  return notes.empty() || notes.back().empty() ? std::string() : notes.back().back();
+}
+
+}  // namespace
+
+int draw_rank(int count, double q, Rng& rng) {
+  double total = 0, weight = 1;
+  for (int r = 0; r < count; ++r, weight *= q) total += weight;
+  double u = rng.uniform() * total;
+  weight = 1;
+  for (int r = 0; r < count; ++r, weight *= q) {
+    if (u < weight) return r;
+    u -= weight;
+  }
+  return count - 1;  // rounding
+}
+
+std::vector<int> note_choices(const std::string& note, int index_base) {
+  const std::size_t colon = note.rfind(':');
+  std::vector<int> choices;
+  long long id = -1;
+  for (std::size_t i = colon == std::string::npos ? 0 : colon + 1; i <= note.size(); ++i) {
+    const bool digit = i < note.size() && std::isdigit(static_cast<unsigned char>(note[i]));
+    if (digit) {
+      id = (id < 0 ? 0 : id * 10) + (note[i] - '0');
+      if (id > 1'000'000'000) id = 1'000'000'000;  // no note lists such an ID; keeps the int cast safe
+    } else if (id >= 0) {
+      choices.push_back(static_cast<int>(id) - index_base);
+      id = -1;
+    }
+  }
+  return choices;
+}
+
+problems::Solution walk_notes(const problems::Problem& styled, const problems::Instance& instance, NotedText text,
+                              double q, Rng& rng) {
+  const problems::TextFormat format = styled.text_format();
+  problems::Solution items;
+  items.lists.emplace_back();
+  std::vector<int> choices;
+  if (text == NotedText::kInsertion) {
+    choices = {0 - format.index_base};  // "#0": the first job's one place, "first"
+  } else {
+    problems::Solution probe;
+    probe.lists.push_back({kOutOfRange});
+    choices = note_choices(last_note(styled, instance, probe), format.index_base);
+  }
+  const int max_picks = 4 * instance.size() + 8;
+  for (int pick = 0; pick < max_picks && !choices.empty(); ++pick) {
+    if (format.nested && choices.front() == 0) {  // the route is full: the rest start the next one
+      choices.erase(choices.begin());
+      if (choices.empty()) break;
+      if (!items.lists.back().empty()) items.lists.emplace_back();
+    }
+    items.lists.back().push_back(choices[draw_rank(static_cast<int>(choices.size()), q, rng)]);
+    choices = note_choices(last_note(styled, instance, items), format.index_base);
+  }
+  return items;
+}
+
+}  // namespace falcon::scoring
