@@ -103,6 +103,53 @@ std::string split_summary(const DatasetReader& reader) {
   return out;
 }
 
+// What earlier runs left: the labels in the file (which must come from this config) and those in
+// the journal not yet in the file.
+struct Labelled {
+  std::map<std::string, std::set<std::int64_t>> done;  // split -> indices
+  std::int64_t in_file = 0;
+  bool file_current = false;  // the file exists and its counts match the config
+  std::vector<JournalEntry> pending;
+};
+
+Labelled find_labelled(const DatagenSpec& spec, const Journal& journal) {
+  Labelled l;
+  if (std::filesystem::exists(spec.output)) {
+    const DatasetReader reader = DatasetReader::open(spec.output, spec.problem);
+    const std::string diff = config_difference(reader, spec);
+    if (!diff.empty()) {
+      throw Error(spec.output + ": was made with another config ('" + diff +
+                  "' differs): restore that config, choose another output, or delete the file to start over");
+    }
+    l.file_current = true;
+    for (const SplitInfo& split : spec.splits) {
+      const auto& indices = reader.indices(split.name);
+      l.done[split.name].insert(indices.begin(), indices.end());
+      l.in_file += static_cast<std::int64_t>(indices.size());
+      l.file_current = l.file_current && reader.split_info(split.name).count == split.count;
+    }
+  }
+  for (const JournalEntry& e : journal.entries()) {
+    if (std::none_of(spec.splits.begin(), spec.splits.end(), [&](const SplitInfo& s) { return s.name == e.split; })) {
+      throw Error(journal.path() + ": holds a label of split '" + e.split + "', which the config does not have");
+    }
+    if (l.done[e.split].insert(e.index).second) l.pending.push_back(e);
+  }
+  return l;
+}
+
+// Every (split, index) of the config not yet labelled, in order.
+std::vector<LabelTask> remaining_tasks(const DatagenSpec& spec, std::map<std::string, std::set<std::int64_t>>& done) {
+  std::vector<LabelTask> tasks;
+  for (std::size_t s = 0; s < spec.splits.size(); ++s) {
+    const SplitInfo& split = spec.splits[s];
+    for (std::int64_t k = 0; k < split.count; ++k) {
+      if (!done[split.name].count(k)) tasks.push_back({static_cast<int>(s), plan_item(spec.seed, split, k)});
+    }
+  }
+  return tasks;
+}
+
 }  // namespace
 
 std::string journal_path_for(const std::string& output) { return output + ".journal"; }
@@ -135,41 +182,13 @@ DatagenResult run_datagen(const DatagenSpec& spec, const DatagenOptions& options
   auto journal = Journal::open(journal_path_for(spec.output), spec.identity_yaml);
   std::filesystem::remove(temp_path_for(spec.output));  // left by a run killed while consolidating
 
-  std::map<std::string, std::set<std::int64_t>> done;
-  std::int64_t in_file = 0;
-  bool file_current = false;  // the file exists and its counts match the config
-  if (std::filesystem::exists(spec.output)) {
-    const DatasetReader reader = DatasetReader::open(spec.output, spec.problem);
-    const std::string diff = config_difference(reader, spec);
-    if (!diff.empty()) {
-      throw Error(spec.output + ": was made with another config ('" + diff +
-                  "' differs): restore that config, choose another output, or delete the file to start over");
-    }
-    file_current = true;
-    for (const SplitInfo& split : spec.splits) {
-      const auto& indices = reader.indices(split.name);
-      done[split.name].insert(indices.begin(), indices.end());
-      in_file += static_cast<std::int64_t>(indices.size());
-      file_current = file_current && reader.split_info(split.name).count == split.count;
-    }
-  }
-  std::vector<JournalEntry> pending;
-  for (const JournalEntry& e : journal->entries()) {
-    if (std::none_of(spec.splits.begin(), spec.splits.end(), [&](const SplitInfo& s) { return s.name == e.split; })) {
-      throw Error(journal->path() + ": holds a label of split '" + e.split + "', which the config does not have");
-    }
-    if (done[e.split].insert(e.index).second) pending.push_back(e);
-  }
-
-  std::vector<LabelTask> tasks;
+  Labelled labelled = find_labelled(spec, *journal);
+  std::vector<JournalEntry>& pending = labelled.pending;
+  bool& file_current = labelled.file_current;
+  const std::int64_t in_file = labelled.in_file;
+  const std::vector<LabelTask> tasks = remaining_tasks(spec, labelled.done);
   std::int64_t total = 0;
-  for (std::size_t s = 0; s < spec.splits.size(); ++s) {
-    const SplitInfo& split = spec.splits[s];
-    total += split.count;
-    for (std::int64_t k = 0; k < split.count; ++k) {
-      if (!done[split.name].count(k)) tasks.push_back({static_cast<int>(s), plan_item(spec.seed, split, k)});
-    }
-  }
+  for (const SplitInfo& split : spec.splits) total += split.count;
   DatagenResult result;
   result.resumed = in_file + static_cast<std::int64_t>(pending.size());
   const int threads = worker_count(spec.threads, tasks.size());

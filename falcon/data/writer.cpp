@@ -40,6 +40,20 @@ std::vector<T> flatten(const std::vector<Record>& records, std::map<std::string,
   return flat;
 }
 
+// One scalar field's value in every record.
+template <class T>
+std::vector<T> gather(const std::vector<Record>& records, std::map<std::string, T> InstanceData::*scalars,
+                      const std::string& field, const std::string& missing) {
+  std::vector<T> values;
+  for (const Record& r : records) {
+    const auto& fields = r.instance.*scalars;
+    auto found = fields.find(field);
+    if (found == fields.end()) throw Error(missing);
+    values.push_back(found->second);
+  }
+  return values;
+}
+
 }  // namespace
 
 std::string temp_path_for(const std::string& path) { return path + ".tmp"; }
@@ -187,21 +201,9 @@ void DatasetWriter::append(const std::vector<Record>& records) {
       const std::string key = "instance/" + f.name;
       const std::string missing = where + ": a record lacks the instance field '" + f.name + "'";
       if (f.kind == FieldKind::kInt) {
-        std::vector<std::int64_t> v;
-        for (const Record& r : records) {
-          auto it = r.instance.ints.find(f.name);
-          if (it == r.instance.ints.end()) throw Error(missing);
-          v.push_back(it->second);
-        }
-        s.col(key).append(v);
+        s.col(key).append(gather(records, &InstanceData::ints, f.name, missing));
       } else if (f.kind == FieldKind::kReal) {
-        std::vector<double> v;
-        for (const Record& r : records) {
-          auto it = r.instance.reals.find(f.name);
-          if (it == r.instance.reals.end()) throw Error(missing);
-          v.push_back(it->second);
-        }
-        s.col(key).append(v);
+        s.col(key).append(gather(records, &InstanceData::reals, f.name, missing));
       } else {
         std::vector<std::int64_t> ends;
         if (f.kind == FieldKind::kIntArray) {

@@ -156,21 +156,13 @@ int find_free_port(const std::string& host) {
   return port;
 }
 
-LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args, const LaunchOptions& options) {
-  if (nproc < 1) throw Error(fmt::format("--nproc {}: need at least 1 worker", nproc));
-  if (std::getenv(kLocalWorkerEnv) != nullptr) {
-    throw Error("--nproc inside a worker that --nproc started: give --nproc only on the outer command line");
-  }
-  if (args.empty()) throw Error("spawn_local_workers: empty argument list (need at least argv[0])");
-  std::vector<std::string> worker_args = without_nproc_flag(args);
-  const int port = options.master_port > 0 ? options.master_port : find_free_port(options.master_addr);
-  const std::string launch_dir = make_launch_dir();
+namespace {
 
-  // Everything the children need is built before fork: after it only async-signal-safe calls.
-  std::vector<char*> argv = c_strings(worker_args);
+// Each rank's environment: ours minus what the launcher owns, plus the rank's own variables.
+std::vector<std::vector<std::string>> worker_environments(int nproc, const LaunchOptions& options, int port,
+                                                          const std::string& launch_dir) {
   const std::vector<std::string> base_env = base_environment();
   std::vector<std::vector<std::string>> envs(static_cast<std::size_t>(nproc), base_env);
-  std::vector<std::vector<char*>> envps;
   for (int rank = 0; rank < nproc; ++rank) {
     auto& env = envs[static_cast<std::size_t>(rank)];
     env.push_back(fmt::format("RANK={}", rank));
@@ -181,8 +173,32 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
     env.push_back(fmt::format("MASTER_PORT={}", port));
     env.push_back(fmt::format("{}=1", kLocalWorkerEnv));
     env.push_back(fmt::format("{}={}", kLaunchDirEnv, launch_dir));
-    envps.push_back(c_strings(env));
   }
+  return envs;
+}
+
+// After a failed fork: the workers already started are killed and reaped, and nothing is left.
+[[noreturn]] void abandon_start(std::vector<Worker>& workers, int null_fd, const std::string& launch_dir, int nproc,
+                                int rank, const std::string& why) {
+  kill_all(workers, SIGKILL);
+  for (auto& other : workers) {
+    if (!other.done && other.pid > 0) ::waitpid(other.pid, nullptr, 0);
+    if (other.stderr_fd >= 0) ::close(other.stderr_fd);
+  }
+  if (null_fd >= 0) ::close(null_fd);
+  std::error_code ignored;
+  fs::remove_all(launch_dir, ignored);
+  throw Error(fmt::format("--nproc {}: cannot start worker rank {}: {}", nproc, rank, why));
+}
+
+// Forks one worker per rank. Everything the children need is built before fork: after it only
+// async-signal-safe calls. Ranks > 0 write stdout to /dev/null and stderr to a memfd.
+std::vector<Worker> start_workers(int nproc, std::vector<std::string>& worker_args,
+                                  std::vector<std::vector<std::string>>& envs, const LaunchOptions& options,
+                                  const std::string& launch_dir) {
+  std::vector<char*> argv = c_strings(worker_args);
+  std::vector<std::vector<char*>> envps;
+  for (auto& env : envs) envps.push_back(c_strings(env));
   const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
   const pid_t parent = ::getpid();
   const char* program = options.program.c_str();
@@ -210,21 +226,24 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
     if (w.pid < 0) {
       const std::string why = std::strerror(errno);
       w.done = true;
-      kill_all(workers, SIGKILL);
-      for (auto& other : workers) {
-        if (!other.done && other.pid > 0) ::waitpid(other.pid, nullptr, 0);
-        if (other.stderr_fd >= 0) ::close(other.stderr_fd);
-      }
-      if (null_fd >= 0) ::close(null_fd);
-      std::error_code ignored;
-      fs::remove_all(launch_dir, ignored);
-      throw Error(fmt::format("--nproc {}: cannot start worker rank {}: {}", nproc, rank, why));
+      abandon_start(workers, null_fd, launch_dir, nproc, rank, why);
     }
   }
   if (null_fd >= 0) ::close(null_fd);
+  return workers;
+}
 
-  // One blocking waitpid per worker, so exits are seen in the order they happen: the rank that
-  // failed first is the cause; the others usually fail a moment later on the broken connection.
+// How the workers ended, as supervise saw it.
+struct Supervision {
+  std::vector<int> failed;  // ranks that failed on their own, in exit order
+  bool timed_out = false;
+  bool stopping = false;    // the launcher stopped the others (after a failure or the timeout)
+  int forwarded = 0;        // the stop signal passed on to every worker, 0 when none
+};
+
+// One blocking waitpid per worker, so exits are seen in the order they happen: the rank that
+// failed first is the cause; the others usually fail a moment later on the broken connection.
+Supervision supervise(std::vector<Worker>& workers, const LaunchOptions& options) {
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<int> exit_order;
@@ -253,36 +272,32 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
   // a step, with a checkpoint. A second one ends the launcher, and the workers with it.
   install_stop_signal_handlers();
   GracefulStopScope graceful;
-  int forwarded = 0;  // the signal passed on, 0 when none
-
-  LaunchResult result;
-  bool timed_out = false, stopping = false;
+  Supervision s;
   const auto start = Clock::now();
   Clock::time_point first_failure, kill_at;
-  std::vector<int> failed;  // ranks that failed on their own, in exit order
   {
     std::unique_lock<std::mutex> lock(mutex);
     const auto collect_failed = [&] {
-      failed.clear();
+      s.failed.clear();
       for (const int rank : exit_order) {
-        if (workers[static_cast<std::size_t>(rank)].exit_code != 0) failed.push_back(rank);
+        if (workers[static_cast<std::size_t>(rank)].exit_code != 0) s.failed.push_back(rank);
       }
     };
     while (exit_order.size() < workers.size()) {
       changed.wait_for(lock, std::chrono::milliseconds(20));
       const auto now = Clock::now();
-      if (forwarded == 0 && stop_signal() != 0) {
-        forwarded = stop_signal();
-        kill_all(workers, forwarded);
+      if (s.forwarded == 0 && stop_signal() != 0) {
+        s.forwarded = stop_signal();
+        kill_all(workers, s.forwarded);
       }
-      if (!stopping) {
+      if (!s.stopping) {
         collect_failed();
-        if (!failed.empty() && first_failure == Clock::time_point{}) first_failure = now;
-        timed_out = failed.empty() && options.timeout.count() > 0 && now - start > options.timeout;
+        if (!s.failed.empty() && first_failure == Clock::time_point{}) first_failure = now;
+        s.timed_out = s.failed.empty() && options.timeout.count() > 0 && now - start > options.timeout;
         // After a failure the others get `settle` to fail by themselves (they usually do, on the
         // broken connection) before being stopped, so their own errors can be told apart.
-        if ((!failed.empty() && now - first_failure >= options.settle) || timed_out) {
-          stopping = true;
+        if ((!s.failed.empty() && now - first_failure >= options.settle) || s.timed_out) {
+          s.stopping = true;
           kill_all(workers, SIGTERM);
           kill_at = now + options.grace;
         }
@@ -290,45 +305,71 @@ LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args
         kill_all(workers, SIGKILL);
       }
     }
-    if (!stopping) collect_failed();
+    if (!s.stopping) collect_failed();
   }
   for (auto& t : waiters) t.join();
+  return s;
+}
 
-  if (forwarded != 0) {
-    result.exit_code = 128 + forwarded;
+// The cause of a failed run: the first failure that was not a rank losing its peers in a
+// collective; every failed rank's stderr tail goes to ours.
+void report_failure(int nproc, const std::vector<Worker>& workers, const Supervision& s, const std::string& launch_dir,
+                    const LaunchOptions& options, LaunchResult& result) {
+  std::vector<int> lost_peers;
+  for (const int rank : s.failed) {
+    if (fs::exists(fs::path(launch_dir) / peer_failure_marker(rank))) lost_peers.push_back(rank);
+  }
+  const auto lost = [&lost_peers](int rank) {
+    return std::find(lost_peers.begin(), lost_peers.end(), rank) != lost_peers.end();
+  };
+  result.failed_rank = s.failed.front();
+  for (const int rank : s.failed) {
+    if (!lost(rank)) {
+      result.failed_rank = rank;
+      break;
+    }
+  }
+  result.failed_ranks = s.failed;
+  const Worker& w = workers[static_cast<std::size_t>(result.failed_rank)];
+  result.exit_code = w.exit_code;
+  for (const int rank : s.failed) {
+    const std::string tail = stderr_tail(workers[static_cast<std::size_t>(rank)], options.stderr_tail_bytes);
+    if (!tail.empty()) std::fputs(tail.c_str(), stderr);
+  }
+  std::string others;
+  for (const int rank : s.failed) {
+    if (rank == result.failed_rank) continue;
+    others += fmt::format("{}rank {}{}", others.empty() ? "; then " : ", ", rank, lost(rank) ? " (lost its peers)" : "");
+  }
+  result.message = fmt::format("--nproc {}: worker rank {} failed ({} {}){}{}", nproc, w.rank,
+                               w.signaled ? "killed by signal" : "exit code",
+                               w.signaled ? w.exit_code - 128 : w.exit_code, others,
+                               s.stopping ? "; stopped the other workers" : "");
+}
+
+}  // namespace
+
+LaunchResult spawn_local_workers(int nproc, const std::vector<std::string>& args, const LaunchOptions& options) {
+  if (nproc < 1) throw Error(fmt::format("--nproc {}: need at least 1 worker", nproc));
+  if (std::getenv(kLocalWorkerEnv) != nullptr) {
+    throw Error("--nproc inside a worker that --nproc started: give --nproc only on the outer command line");
+  }
+  if (args.empty()) throw Error("spawn_local_workers: empty argument list (need at least argv[0])");
+  std::vector<std::string> worker_args = without_nproc_flag(args);
+  const int port = options.master_port > 0 ? options.master_port : find_free_port(options.master_addr);
+  const std::string launch_dir = make_launch_dir();
+  auto envs = worker_environments(nproc, options, port, launch_dir);
+  std::vector<Worker> workers = start_workers(nproc, worker_args, envs, options, launch_dir);
+  const Supervision s = supervise(workers, options);
+
+  LaunchResult result;
+  if (s.forwarded != 0) {
+    result.exit_code = 128 + s.forwarded;
     result.message = fmt::format("--nproc {}: stopped by {}, passed to every worker (rank 0 names the checkpoint "
-                                 "they stopped at)", nproc, signal_name(forwarded));
-  } else if (!failed.empty()) {
-    // The cause is the first failure that was not a rank losing its peers in a collective.
-    std::vector<int> lost_peers;
-    for (const int rank : failed) {
-      if (fs::exists(fs::path(launch_dir) / peer_failure_marker(rank))) lost_peers.push_back(rank);
-    }
-    result.failed_rank = failed.front();
-    for (const int rank : failed) {
-      if (std::find(lost_peers.begin(), lost_peers.end(), rank) == lost_peers.end()) {
-        result.failed_rank = rank;
-        break;
-      }
-    }
-    result.failed_ranks = failed;
-    const Worker& w = workers[static_cast<std::size_t>(result.failed_rank)];
-    result.exit_code = w.exit_code;
-    for (const int rank : failed) {
-      const std::string tail = stderr_tail(workers[static_cast<std::size_t>(rank)], options.stderr_tail_bytes);
-      if (!tail.empty()) std::fputs(tail.c_str(), stderr);
-    }
-    std::string others;
-    for (const int rank : failed) {
-      if (rank == result.failed_rank) continue;
-      const bool lost = std::find(lost_peers.begin(), lost_peers.end(), rank) != lost_peers.end();
-      others += fmt::format("{}rank {}{}", others.empty() ? "; then " : ", ", rank, lost ? " (lost its peers)" : "");
-    }
-    result.message = fmt::format("--nproc {}: worker rank {} failed ({} {}){}{}", nproc, w.rank,
-                                 w.signaled ? "killed by signal" : "exit code",
-                                 w.signaled ? w.exit_code - 128 : w.exit_code, others,
-                                 stopping ? "; stopped the other workers" : "");
-  } else if (timed_out) {
+                                 "they stopped at)", nproc, signal_name(s.forwarded));
+  } else if (!s.failed.empty()) {
+    report_failure(nproc, workers, s, launch_dir, options, result);
+  } else if (s.timed_out) {
     result.exit_code = 124;
     result.message = fmt::format("--nproc {}: workers still running after {} s; stopped them all", nproc,
                                  static_cast<double>(options.timeout.count()) / 1000.0);

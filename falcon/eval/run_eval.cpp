@@ -26,6 +26,7 @@
 namespace falcon::eval {
 
 using namespace scoring;  // the run is written in the terms of what it scores
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -90,6 +91,166 @@ EvalSpec read_checked(Config& config) {
   return spec;
 }
 
+
+// The model side of a run: the loaded policy and each instance's rollout item; instances that do
+// not fit the model's positions are left out of `instances` (data.over_context=skip).
+struct ModelSide {
+  std::optional<Policy> policy;
+  std::vector<policy::RolloutItem> items;
+  std::vector<OverContext> over_context;
+  int max_positions = 0;
+};
+
+ModelSide load_model_side(EvalSpec& spec, std::vector<EvalInstance>& instances, const TorchRuntimeInfo& runtime,
+                          bool progress) {
+  ModelSide side;
+  auto& policy = side.policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
+  // Notes follow this problem's own text (a model of several problems writes each its own way).
+  const std::string problem(instances.front().problem->name());
+  const problems::TextStyle own = policy.style.for_problem(problem);
+  const bool notes = problems::writes_notes(own);
+  settle_auto_notes(spec.rows, notes);
+  check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
+  for (const auto& row : spec.rows)
+    if (row.heuristic_policy) check_heuristic_sampler(problem, policy.style);
+  // The model reads and writes its own text style: prompts, grammar and parsing follow it.
+  for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy.style);
+  side.max_positions = static_cast<int>(policy.model->config().max_position_embeddings);
+  auto fitted = policy_items(instances, policy.tokenizer, spec.data.max_new_tokens, side.max_positions,
+                             spec.data.skip_over_context);
+  side.items = std::move(fitted.items);
+  side.over_context = std::move(fitted.over_context);
+  if (!side.over_context.empty()) {  // every row, solver rows too, runs on the same instances
+    std::fprintf(stderr, "eval: %zu of %zu instances do not fit the model's %d positions (prompt + solution); left "
+                         "out (data.over_context=skip; listed in summary.json)\n",
+                 side.over_context.size(), instances.size(), side.max_positions);
+    std::vector<EvalInstance> kept;
+    for (const std::size_t i : fitted.kept) kept.push_back(std::move(instances[i]));
+    instances = std::move(kept);
+  }
+  // With over_context=skip a point where nothing fits still ends, with empty rows and every
+  // instance listed, so a sweep's table says "over context" rather than "failed".
+  if (instances.empty()) std::fprintf(stderr, "eval: no instance fits; every row is empty and summary.json lists them all\n");
+  if (progress)
+    std::fprintf(stderr, "eval: %zu instances, model %s (%.2fM parameters), torch %s, %d threads\n", instances.size(),
+                 policy.description.c_str(), policy.model->config().parameter_count() / 1e6,
+                 runtime.torch_version.c_str(), runtime.intra_op_threads);
+  return side;
+}
+
+// One row over every instance: the results an interrupted run kept, then the rest, each line
+// written to `jsonl` as it is made (a batch at a time for model rows).
+std::vector<InstanceResult> evaluate_row(const RowSpec& row, const EvalSpec& spec, const std::vector<EvalInstance>& instances,
+                                         const ModelSide& side, const FinishedResults& finished, std::ostream& jsonl,
+                                         bool progress) {
+  std::vector<InstanceResult> results;
+  std::vector<std::size_t> todo;  // indices into instances (and items) this process evaluates
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    if (const InstanceResult* kept = finished.find(row.name, instances[i].key)) results.push_back(*kept);
+    else todo.push_back(i);
+  }
+  Progress bar(row.name, static_cast<long>(instances.size()), progress);
+  bar.resume_at(static_cast<long>(results.size()));
+  auto record = [&](InstanceResult r) {
+    jsonl << to_json(r).dump() << "\n";
+    results.push_back(std::move(r));
+  };
+  if (row.kind == MethodKind::kSolver || row.heuristic_policy) {
+    for (const std::size_t i : todo) {
+      const auto& e = instances[i];
+      record(row.heuristic_policy ? run_heuristic_sampler_row(row, e, side.policy->style, spec.seed)
+                                  : run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
+      jsonl.flush();
+      bar.set_status(status(results));
+      bar.advance();
+    }
+  } else if (!todo.empty()) {
+    const Policy& policy = *side.policy;
+    model::CausalLm model = policy.model;  // a module holder: the same weights, callable
+    decoding::GrammarOptions mask_options;
+    mask_options.semantic = row.semantic_mask;
+    mask_options.computed_notes = row.computed_notes;
+    const auto masks = policy::make_mask_factory(policy.tokenizer, row.grammar, mask_options);
+    for (std::size_t begin = 0; begin < todo.size(); begin += spec.batch_instances) {
+      const std::size_t end = std::min(todo.size(), begin + spec.batch_instances);
+      std::vector<const EvalInstance*> batch;
+      std::vector<policy::RolloutItem> batch_items;
+      for (std::size_t t = begin; t < end; ++t) batch.push_back(&instances[todo[t]]), batch_items.push_back(side.items[todo[t]]);
+      for (auto& r : policy::best_of_n(model, policy.tokenizer, batch, batch_items, row, masks, spec.seed))
+        record(std::move(r));
+      jsonl.flush();  // a batch at a time: what an interruption leaves, --resume keeps
+      bar.set_status(status(results));
+      bar.advance(static_cast<long>(end - begin));
+    }
+  }
+  bar.finish();
+  return results;
+}
+
+// The printed table: the rows, each model row against each row without a model (repair alone,
+// the heuristics) instance by instance, and the instances left out.
+void tabulate(const EvalSpec& spec, const std::vector<std::vector<InstanceResult>>& all_results, const ModelSide& side,
+              EvalReport& report) {
+  report.table = summary_table(report.rows);
+  for (std::size_t i = 0; i < spec.rows.size(); ++i)
+    for (std::size_t j = 0; j < spec.rows.size(); ++j)
+      if (spec.rows[i].uses_model() && !spec.rows[j].uses_model())
+        report.paired.push_back(compare_rows(spec.rows[i].name, all_results[i], spec.rows[j].name, all_results[j],
+                                             spec.infeasible_gap));
+  if (!report.paired.empty())
+    report.table += "\nInstance by instance (gaps; an infeasible one counts as infeasible_gap):\n\n" +
+                    paired_table(report.paired);
+  const auto& over_context = side.over_context;
+  if (!over_context.empty())
+    report.table += "\n" + std::to_string(over_context.size()) +
+                    (over_context.size() == 1 ? " more instance was" : " more instances were") +
+                    " left out: prompt + solution do not fit the model's " + std::to_string(side.max_positions) +
+                    " positions (data.over_context=skip; summary.json lists them).\n";
+}
+
+nlohmann::ordered_json summary_json(const EvalSpec& spec, std::size_t instances, const ModelSide& side,
+                                    const EvalReport& report) {
+  nlohmann::ordered_json summary;
+  summary["config"] = spec.source;
+  summary["data"] = spec.data.dataset.empty() ? nlohmann::ordered_json(spec.data.files)
+                                              : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
+  summary["instances"] = instances;
+  if (side.policy) summary["model"] = side.policy->description;
+  if (side.policy) summary["text_style"] = problems::describe(side.policy->style);
+  if (!side.over_context.empty()) {
+    summary["max_positions"] = side.max_positions;
+    summary["over_context"] = nlohmann::ordered_json::array();
+    for (const auto& o : side.over_context)
+      summary["over_context"].push_back({{"instance", o.instance}, {"n", o.n}, {"prompt_tokens", o.prompt_tokens},
+                                         {"solution_tokens", o.solution_tokens}});
+  }
+  summary["seed"] = spec.seed;
+  summary["gap_definition"] =
+      "gap = (f - f*)/|f*| (minimise) or (f* - f)/|f*| (maximise), not clipped at zero; gap_all averages over every "
+      "instance with a reference, an instance without a feasible solution counting as infeasible_gap; gap_feasible "
+      "averages over the feasible ones only";
+  summary["rows"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < spec.rows.size(); ++i) {
+    auto j = to_json(report.rows[i]);
+    j["settings"] = row_settings(spec.rows[i]);
+    summary["rows"].push_back(j);
+  }
+  summary["paired"] = nlohmann::ordered_json::array();
+  for (const auto& c : report.paired) summary["paired"].push_back(to_json(c));
+  return summary;
+}
+
+// The delivered solution of plot.instance in plot.row (default: the first of each).
+void draw_plot(const std::string& plot_file, const EvalSpec& spec, const std::vector<EvalInstance>& instances,
+               const std::vector<std::vector<InstanceResult>>& all_results) {
+  std::size_t row_index = 0;
+  while (!spec.plot.row.empty() && spec.rows[row_index].name != spec.plot.row) ++row_index;
+  const EvalInstance& e = find_plot_instance(instances, spec.plot.instance);
+  const auto& results = all_results[row_index];
+  const auto it = std::find_if(results.begin(), results.end(), [&](const InstanceResult& r) { return r.key == e.key; });
+  write_solution_picture(plot_file, e, *it);
+}
+
 }  // namespace
 
 std::string resolved_eval_config(Config& config) {
@@ -108,45 +269,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
                                                   : FinishedResults{};
   fs::create_directories(spec.output_dir);
   config.write(spec.output_dir + "/config.yaml");
-
-  std::optional<Policy> policy;
-  std::vector<policy::RolloutItem> items;
-  std::vector<OverContext> over_context;
-  int max_positions = 0;
-  if (spec.needs_model()) {
-    policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
-    // Notes follow this problem's own text (a model of several problems writes each its own way).
-    const std::string problem(instances.front().problem->name());
-    const problems::TextStyle own = policy->style.for_problem(problem);
-    const bool notes = problems::writes_notes(own);
-    settle_auto_notes(spec.rows, notes);
-    check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
-    for (const auto& row : spec.rows)
-      if (row.heuristic_policy) check_heuristic_sampler(problem, policy->style);
-    // The model reads and writes its own text style: prompts, grammar and parsing follow it.
-    for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
-    max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
-    auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
-                               spec.data.skip_over_context);
-    items = std::move(fitted.items);
-    over_context = std::move(fitted.over_context);
-    if (!over_context.empty()) {  // every row, solver rows too, runs on the same instances
-      std::fprintf(stderr, "eval: %zu of %zu instances do not fit the model's %d positions (prompt + solution); left "
-                           "out (data.over_context=skip; listed in summary.json)\n",
-                   over_context.size(), instances.size(), max_positions);
-      std::vector<EvalInstance> kept;
-      for (const std::size_t i : fitted.kept) kept.push_back(std::move(instances[i]));
-      instances = std::move(kept);
-    }
-    // With over_context=skip a point where nothing fits still ends, with empty rows and every
-    // instance listed, so a sweep's table says "over context" rather than "failed".
-    if (instances.empty())
-      std::fprintf(stderr, "eval: no instance fits; every row is empty and summary.json lists them all\n");
-    if (options.progress)
-      std::fprintf(stderr, "eval: %zu instances, model %s (%.2fM parameters), torch %s, %d threads\n",
-                   instances.size(), policy->description.c_str(), policy->model->config().parameter_count() / 1e6,
-                   runtime.torch_version.c_str(), runtime.intra_op_threads);
-  }
+  const ModelSide side = spec.needs_model() ? load_model_side(spec, instances, runtime, options.progress) : ModelSide{};
 
   const std::string jsonl_path = spec.output_dir + "/instances.jsonl";
   if (!finished.by_row_and_key.empty()) {
@@ -161,104 +284,19 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
   report.output_dir = spec.output_dir;
   std::vector<std::vector<InstanceResult>> all_results;
   for (const auto& row : spec.rows) {
-    std::vector<InstanceResult> results;
-    std::vector<std::size_t> todo;  // indices into instances (and items) this process evaluates
-    for (std::size_t i = 0; i < instances.size(); ++i) {
-      if (const InstanceResult* kept = finished.find(row.name, instances[i].key)) results.push_back(*kept);
-      else todo.push_back(i);
-    }
-    Progress bar(row.name, static_cast<long>(instances.size()), options.progress);
-    bar.resume_at(static_cast<long>(results.size()));
-    auto record = [&](InstanceResult r) {
-      jsonl << to_json(r).dump() << "\n";
-      results.push_back(std::move(r));
-    };
-    if (row.kind == MethodKind::kSolver || row.heuristic_policy) {
-      for (const std::size_t i : todo) {
-        const auto& e = instances[i];
-        record(row.heuristic_policy ? run_heuristic_sampler_row(row, e, policy->style, spec.seed)
-                                    : run_solver_row(row, e, Rng::for_item(spec.seed, e.key).next_u64()));
-        jsonl.flush();
-        bar.set_status(status(results));
-        bar.advance();
-      }
-    } else if (!todo.empty()) {
-      decoding::GrammarOptions mask_options;
-      mask_options.semantic = row.semantic_mask;
-      mask_options.computed_notes = row.computed_notes;
-      const auto masks = policy::make_mask_factory(policy->tokenizer, row.grammar, mask_options);
-      for (std::size_t begin = 0; begin < todo.size(); begin += spec.batch_instances) {
-        const std::size_t end = std::min(todo.size(), begin + spec.batch_instances);
-        std::vector<const EvalInstance*> batch;
-        std::vector<policy::RolloutItem> batch_items;
-        for (std::size_t t = begin; t < end; ++t) batch.push_back(&instances[todo[t]]), batch_items.push_back(items[todo[t]]);
-        for (auto& r : policy::best_of_n(policy->model, policy->tokenizer, batch, batch_items, row, masks, spec.seed))
-          record(std::move(r));
-        jsonl.flush();  // a batch at a time: what an interruption leaves, --resume keeps
-        bar.set_status(status(results));
-        bar.advance(static_cast<long>(end - begin));
-      }
-    }
-    bar.finish();
+    auto results = evaluate_row(row, spec, instances, side, finished, jsonl, options.progress);
     report.rows.push_back(summarize(row.name, method_name(row), results, spec.infeasible_gap));
     all_results.push_back(std::move(results));
   }
   if (!jsonl) throw Error(jsonl_path + ": write failed (disk full?)");
 
-  report.table = summary_table(report.rows);
-  // Each model row instance by instance against each row without a model (repair alone, the heuristics).
-  for (std::size_t i = 0; i < spec.rows.size(); ++i)
-    for (std::size_t j = 0; j < spec.rows.size(); ++j)
-      if (spec.rows[i].uses_model() && !spec.rows[j].uses_model())
-        report.paired.push_back(compare_rows(spec.rows[i].name, all_results[i], spec.rows[j].name, all_results[j],
-                                             spec.infeasible_gap));
-  if (!report.paired.empty())
-    report.table += "\nInstance by instance (gaps; an infeasible one counts as infeasible_gap):\n\n" +
-                    paired_table(report.paired);
-  if (!over_context.empty())
-    report.table += "\n" + std::to_string(over_context.size()) +
-                    (over_context.size() == 1 ? " more instance was" : " more instances were") +
-                    " left out: prompt + solution do not fit the model's " + std::to_string(max_positions) +
-                    " positions (data.over_context=skip; summary.json lists them).\n";
-  nlohmann::ordered_json summary;
-  summary["config"] = spec.source;
-  summary["data"] = spec.data.dataset.empty() ? nlohmann::ordered_json(spec.data.files)
-                                              : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
-  summary["instances"] = instances.size();
-  if (policy) summary["model"] = policy->description;
-  if (policy) summary["text_style"] = problems::describe(policy->style);
-  if (!over_context.empty()) {
-    summary["max_positions"] = max_positions;
-    summary["over_context"] = nlohmann::ordered_json::array();
-    for (const auto& o : over_context)
-      summary["over_context"].push_back({{"instance", o.instance}, {"n", o.n}, {"prompt_tokens", o.prompt_tokens},
-                                         {"solution_tokens", o.solution_tokens}});
-  }
-  summary["seed"] = spec.seed;
-  summary["gap_definition"] =
-      "gap = (f - f*)/|f*| (minimise) or (f* - f)/|f*| (maximise), not clipped at zero; gap_all averages over every "
-      "instance with a reference, an instance without a feasible solution counting as infeasible_gap; gap_feasible "
-      "averages over the feasible ones only";
-  summary["rows"] = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < spec.rows.size(); ++i) {
-    auto j = to_json(report.rows[i]);
-    j["settings"] = row_settings(spec.rows[i]);
-    summary["rows"].push_back(j);
-  }
-  summary["paired"] = nlohmann::ordered_json::array();
-  for (const auto& c : report.paired) summary["paired"].push_back(to_json(c));
-  write_file_atomic(spec.output_dir + "/summary.json", summary.dump(2) + "\n");
+  tabulate(spec, all_results, side, report);
+  write_file_atomic(spec.output_dir + "/summary.json", summary_json(spec, instances.size(), side, report).dump(2) + "\n");
   write_file_atomic(spec.output_dir + "/summary.md", report.table);
-
   if (!plot_file.empty() && instances.empty()) {
     std::fprintf(stderr, "eval: no picture (%s): no instance was evaluated\n", plot_file.c_str());
   } else if (!plot_file.empty()) {
-    std::size_t row_index = 0;
-    while (!spec.plot.row.empty() && spec.rows[row_index].name != spec.plot.row) ++row_index;
-    const EvalInstance& e = find_plot_instance(instances, spec.plot.instance);
-    const auto& results = all_results[row_index];
-    const auto it = std::find_if(results.begin(), results.end(), [&](const InstanceResult& r) { return r.key == e.key; });
-    write_solution_picture(plot_file, e, *it);
+    draw_plot(plot_file, spec, instances, all_results);
     report.plot_file = plot_file;
   }
   return report;
