@@ -17,7 +17,7 @@
 #include "falcon/eval/heuristic_sampler.h"
 #include "falcon/policy/best_of_n.h"
 #include "falcon/eval/policy/load_policy.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/eval/policy/policy_items.h"
 #include "falcon/eval/solution_picture.h"
 #include "falcon/eval/solver_row.h"
@@ -115,14 +115,14 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
     policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
     // Notes follow this problem's own text (a model of several problems writes each its own way).
     const std::string problem(instances.front().problem->name());
-    const problems::TextStyle own = policy->style.for_problem(problem);
-    const bool notes = problems::writes_notes(own);
+    const formats::TextStyle own = policy->style.for_problem(problem);
+    const bool notes = formats::writes_notes(own);
     settle_auto_notes(spec.rows, notes);
-    check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
+    check_rows_for_text(spec.rows, notes, problem + " in '" + formats::describe(own) + "'");
     for (const auto& row : spec.rows)
       if (row.heuristic_policy) check_heuristic_sampler(problem, policy->style);
     // The model reads and writes its own text style: prompts, grammar and parsing follow it.
-    for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy->style);
+    for (auto& e : instances) e.problem = &formats::with_text_style(*e.problem, policy->style);
     max_positions = static_cast<int>(policy->model->config().max_position_embeddings);
     auto fitted = policy_items(instances, policy->tokenizer, spec.data.max_new_tokens, max_positions,
                                spec.data.skip_over_context);
@@ -224,7 +224,7 @@ EvalReport run_eval(Config& config, const EvalOptions& options) {
                                               : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
   summary["instances"] = instances.size();
   if (policy) summary["model"] = policy->description;
-  if (policy) summary["text_style"] = problems::describe(policy->style);
+  if (policy) summary["text_style"] = formats::describe(policy->style);
   if (!over_context.empty()) {
     summary["max_positions"] = max_positions;
     summary["over_context"] = nlohmann::ordered_json::array();
