@@ -52,8 +52,8 @@ std::string describe(const TextStyle& style);
 bool writes_notes(const TextStyle& style);
 
 // `base` written in `style` (its entry for base's problem, if any): itself for paper; otherwise a
-// process-lifetime adapter with the same name, objective, feasibility and repair, whose prompt,
-// text format and grammar follow the style.
+// process-lifetime StyledProblem (styled_problem.h) with the same name, objective, feasibility and
+// repair, whose prompt, text format and grammar follow the style.
 const problems::Problem& with_text_style(const problems::Problem& base, const TextStyle& style);
 
 }  // namespace falcon::formats

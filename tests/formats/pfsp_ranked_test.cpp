@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "falcon/formats/text_style.h"
@@ -17,13 +18,12 @@ using formats::make_text_style;
 using formats::with_text_style;
 using solvers::testing::random_pfsp_instance;
 
-// rows[job][machine].
-std::shared_ptr<PfspInstance> make_instance(const std::vector<std::vector<int>>& rows) {
+// Two machines; times job-major: {job 1 on M1, job 1 on M2, job 2 on M1, ...}.
+std::shared_ptr<PfspInstance> on_two_machines(std::vector<int> times) {
   auto inst = std::make_shared<PfspInstance>();
-  inst->jobs = static_cast<int>(rows.size());
-  inst->machines = static_cast<int>(rows[0].size());
-  for (const auto& r : rows) inst->times.insert(inst->times.end(), r.begin(), r.end());
-  inst->name = "tiny";
+  inst->machines = 2;
+  inst->jobs = static_cast<int>(times.size()) / 2;
+  inst->times = std::move(times);
   return inst;
 }
 
@@ -31,13 +31,13 @@ TEST(PfspRanked, RankedNotesPutTheJobWithTheLowestBoundFirst) {
   // After J1 (1, 9) the machines are free at 1 and 10. Appending J2 (9, 1) would end sooner (11
   // against J3's 15), but it leaves J3's 5 + 5 to come: bound max(10 + 5 + 5, 11 + 5) = 20. J3
   // (5, 5) then J2: max(6 + 9 + 1, 15 + 1) = 16, which is J1 J3 J2's makespan.
-  const auto inst = make_instance({{1, 9}, {9, 1}, {5, 5}});
+  const auto inst = on_two_machines({1, 9, 9, 1, 5, 5});
   const Problem& ranked = with_text_style(problem(), make_text_style("compact_ranked", 0, "test"));
   EXPECT_EQ(ranked.format(*inst, Solution::flat({0, 2, 1})), "Order: [#1 (#3#2), #3 (#2), #2 ()], Objective: 16.00");
   EXPECT_EQ(ranked.format(*inst, Solution::flat({0, 1, 2})), "Order: [#1 (#3#2), #2 (#3), #3 ()], Objective: 20.00");
   // Ties: less idle time, then the smaller ID. After J3 the two equal jobs give the same bound
   // (8) and the same idle time (none).
-  const auto twins = make_instance({{2, 2}, {2, 2}, {1, 3}});
+  const auto twins = on_two_machines({2, 2, 2, 2, 1, 3});
   EXPECT_EQ(ranked_notes(*twins, Solution::flat({2, 1, 0}))[0][0], "#1#2");
   // IDs out of range and repeats place nothing: the note stays the jobs left.
   EXPECT_EQ(ranked_notes(*inst, Solution::flat({0, 7, 0, -1})), (EchoNotes{{"#3#2", "#3#2", "#3#2", "#3#2"}}));
