@@ -22,12 +22,12 @@ struct ProblemInsertions {
   EchoNotes (*notes)(const Instance& instance, const Solution& anchors);
 };
 
-const pfsp::PfspInstance& pfsp(const Instance& i) { return instance_as<pfsp::PfspInstance>(i, "pfsp"); }
+const pfsp::PfspInstance& as_pfsp(const Instance& i) { return instance_as<pfsp::PfspInstance>(i, "pfsp"); }
 
 const ProblemInsertions kInsertions[] = {
-    {"pfsp", [](const Instance& i, const Solution& s) { return pfsp::insertion_anchors(pfsp(i), s); },
-     [](const Instance& i, const Solution& a) { return pfsp::from_insertions(pfsp(i), a); },
-     [](const Instance& i, const Solution& a) { return pfsp::insertion_notes(pfsp(i), a); }},
+    {"pfsp", [](const Instance& i, const Solution& s) { return pfsp::insertion_anchors(as_pfsp(i), s); },
+     [](const Instance& i, const Solution& a) { return pfsp::from_insertions(as_pfsp(i), a); },
+     [](const Instance& i, const Solution& a) { return pfsp::insertion_notes(as_pfsp(i), a); }},
 };
 
 const ProblemInsertions& insertions_of(const problems::Problem& problem) {
