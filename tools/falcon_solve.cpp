@@ -23,7 +23,7 @@
 #include "falcon/core/key_values.h"
 #include "falcon/core/progress.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/scoring/solution_picture.h"
 #include "falcon/scoring/solution_svg.h"
 #include "falcon/solvers/solver.h"
@@ -278,13 +278,13 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (opt.problem.empty()) throw Error("--problem is required (" + known_problems + ", or all); --list shows the methods");
-    const auto style = falcon::problems::make_text_style(opt.text_style, opt.candidates, "--text-style");
+    const auto style = falcon::formats::make_text_style(opt.text_style, opt.candidates, "--text-style");
     std::vector<const Problem*> problems;
     if (opt.problem == "all") {
       for (auto name : falcon::problems::problem_names())
-        problems.push_back(&falcon::problems::with_text_style(falcon::problems::problem_by_name(name), style));
+        problems.push_back(&falcon::formats::with_text_style(falcon::problems::problem_by_name(name), style));
     } else {
-      problems.push_back(&falcon::problems::with_text_style(falcon::problems::problem_by_name(opt.problem), style));
+      problems.push_back(&falcon::formats::with_text_style(falcon::problems::problem_by_name(opt.problem), style));
     }
     if (!opt.plot_file.empty()) {
       if (opt.prompt) throw Error("--plot draws solutions: give --method or --check, not --prompt");

@@ -44,8 +44,8 @@ struct TrainArgs {
 };
 
 // The text the corpus is written in: --text-style / --candidates, and each --problem-style.
-falcon::problems::TextStyle text_style_of(const TrainArgs& args) {
-  auto style = falcon::problems::make_text_style(args.text_style, args.candidates, "--text-style");
+falcon::formats::TextStyle text_style_of(const TrainArgs& args) {
+  auto style = falcon::formats::make_text_style(args.text_style, args.candidates, "--text-style");
   for (const auto& spec : args.problem_styles) {
     const std::string where = "--problem-style " + spec;
     const auto equals = spec.find('=');
@@ -60,7 +60,7 @@ falcon::problems::TextStyle text_style_of(const TrainArgs& args) {
         throw Error(where + ": '" + digits + "' is not a candidate count");
       candidates = std::stoi(digits);
     }
-    falcon::problems::set_problem_text_style(style, spec.substr(0, equals), name, candidates, where);
+    falcon::formats::set_problem_text_style(style, spec.substr(0, equals), name, candidates, where);
   }
   return style;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // Computed notes (beyond the paper; off by default): in an echo text (compact_echo), the note after
-// each index is the running state that index leaves (Problem::echo_notes: CVRP's demand and
+// each index is the running state that index leaves (formats/notes.h: CVRP's demand and
 // capacity left, MIS's neighbours), a function of the instance and the indices written so far.
 // With this tracker AND-ed into the grammar mask, the decoder writes each note: after an index
 // only the bytes of its right note are allowed. The model still chooses every index, route break

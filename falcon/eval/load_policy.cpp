@@ -29,7 +29,7 @@ void check_vocabulary(const model::ModelConfig& config, const text::Tokenizer& t
 }
 
 Policy from_hf(const ModelSpec& spec, const torch::Device& device) {
-  const problems::TextStyle style = read_text_style(spec.path);
+  const formats::TextStyle style = read_text_style(spec.path);
   auto tokenizer = text::Tokenizer::load(spec.tokenizer).with_chat_template(style.chat);
   const auto hf = model::read_hf_checkpoint(spec.path);
   check_vocabulary(hf.config, tokenizer, spec.path);

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "falcon/core/torch/shim.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/model/transformer.h"
-#include "falcon/problems/text_style.h"
 #include "falcon/scoring/eval_spec.h"
 #include "falcon/text/tokenizer.h"
 
@@ -19,7 +19,7 @@ namespace falcon::eval {
 struct Policy {
   model::CausalLm model;
   text::Tokenizer tokenizer;
-  problems::TextStyle style;  // the text it was trained on: text_style.json, or the recipe's text section
+  formats::TextStyle style;  // the text it was trained on: text_style.json, or the recipe's text section
   std::string description;  // what was loaded, for the log and summary.json
 };
 

@@ -14,9 +14,9 @@
 #include "falcon/core/torch/runtime.h"
 #include "falcon/eval/load_policy.h"
 #include "falcon/eval/policy_items.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/policy/best_of_n.h"
 #include "falcon/policy/grammar_masks.h"
-#include "falcon/problems/text_style.h"
 #include "falcon/scoring/eval_instances.h"
 #include "falcon/scoring/finished_results.h"
 #include "falcon/scoring/heuristic_sampler.h"
@@ -107,14 +107,14 @@ ModelSide load_model_side(EvalSpec& spec, std::vector<EvalInstance>& instances, 
   auto& policy = side.policy.emplace(load_policy(spec.model, torch::Device(spec.device)));
   // Notes follow this problem's own text (a model of several problems writes each its own way).
   const std::string problem(instances.front().problem->name());
-  const problems::TextStyle own = policy.style.for_problem(problem);
-  const bool notes = problems::writes_notes(own);
+  const formats::TextStyle own = policy.style.for_problem(problem);
+  const bool notes = formats::writes_notes(own);
   settle_auto_notes(spec.rows, notes);
-  check_rows_for_text(spec.rows, notes, problem + " in '" + problems::describe(own) + "'");
+  check_rows_for_text(spec.rows, notes, problem + " in '" + formats::describe(own) + "'");
   for (const auto& row : spec.rows)
     if (row.heuristic_policy) check_heuristic_sampler(problem, policy.style);
   // The model reads and writes its own text style: prompts, grammar and parsing follow it.
-  for (auto& e : instances) e.problem = &problems::with_text_style(*e.problem, policy.style);
+  for (auto& e : instances) e.problem = &formats::with_text_style(*e.problem, policy.style);
   side.max_positions = static_cast<int>(policy.model->config().max_position_embeddings);
   auto fitted = policy_items(instances, policy.tokenizer, spec.data.max_new_tokens, side.max_positions,
                              spec.data.skip_over_context);
@@ -216,7 +216,7 @@ nlohmann::ordered_json summary_json(const EvalSpec& spec, std::size_t instances,
                                               : nlohmann::ordered_json(spec.data.dataset + ":" + spec.data.split);
   summary["instances"] = instances;
   if (side.policy) summary["model"] = side.policy->description;
-  if (side.policy) summary["text_style"] = problems::describe(side.policy->style);
+  if (side.policy) summary["text_style"] = formats::describe(side.policy->style);
   if (!side.over_context.empty()) {
     summary["max_positions"] = side.max_positions;
     summary["over_context"] = nlohmann::ordered_json::array();

@@ -1,5 +1,5 @@
 #pragma once
-// The pieces of the compact text style's prompts (text_style.h). Every problem writes its
+// The pieces of the compact text style's prompts (formats/compact.h). Every problem writes its
 // instance as clauses, one per entity (node, vertex, job):
 //   "#7 12 87 5:#3#9;"   its ID, its numbers, and after ':' the IDs it points to
 // (nearest neighbours for routing, graph neighbours for MIS/MVC; none for scheduling). IDs and

@@ -360,36 +360,15 @@ namespace {
 
 class CvrpProblem final : public Problem {
  public:
-  std::string_view name() const override { return "cvrp"; }
-  Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Routes", /*nested=*/true, /*index_base=*/0, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Routes", /*nested=*/true, /*allow_empty=*/false, 1, instance.size() - 1, /*index_prefix=*/""};
-  }
+  CvrpProblem() : Problem("cvrp", Sense::kMinimize, kLocalityConstant, {"Routes", /*nested=*/true, /*allow_empty=*/false, 0, 1, "cvrp"}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return cvrp::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return cvrp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return cvrp::prompt(cast(instance)); }
-  std::string compact_prompt(const Instance& instance, int candidates) const override {
-    return cvrp::compact_prompt(cast(instance), candidates);
-  }
-  std::string echo_prompt(const Instance& instance, int candidates) const override {
-    return cvrp::compact_prompt(cast(instance), candidates, /*for_echo=*/true);
-  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return cvrp::symmetric_copy(cast(instance), solution, rng);
   }
-  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return cvrp::echo_notes(cast(instance), solution);
-  }
-  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
-    return cvrp::ranked_notes(cast(instance), solution);
-  }
-  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
-    return cvrp::ranked_order(cast(instance), solution);
-  }
-  std::string ranked_grammar_name() const override { return "cvrp_ranked"; }
   double objective(const Instance& instance, const Solution& solution) const override {
     return total_length(cast(instance), solution);
   }
@@ -405,7 +384,6 @@ class CvrpProblem final : public Problem {
   double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
     return cvrp::repair_distance(repaired, original);
   }
-  double locality_constant() const override { return kLocalityConstant; }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_cvrp_constraint(std::move(instance));
   }

@@ -42,18 +42,18 @@ void validate(const CvrpInstance& instance);
 // with its demand; integer coordinates as in the TSP prompt. EXPLICIT-matrix files have no
 // coordinates: their clauses carry the demand only ("1:(q)").
 std::string prompt(const CvrpInstance& instance);
-// text_style.h. With `for_echo` (compact_echo, whose notes copy the demand) a customer's demand
-// comes right after its ID, "#1 5 12 87:#3 2#7 9;", the token after the ID as in the note, and
-// each candidate carries its demand too: the next customer must fit the capacity left, and the
-// candidates are where the choice looks.
+// The compact text style's prompt (formats/compact.h). With `for_echo` (compact_echo, whose notes
+// copy the demand) a customer's demand comes right after its ID, "#1 5 12 87:#3 2#7 9;", the
+// token after the ID as in the note, and each candidate carries its demand too: the next customer
+// must fit the capacity left, and the candidates are where the choice looks.
 std::string compact_prompt(const CvrpInstance& instance, int candidates, bool for_echo = false);
 // Customers relabelled, the points through a symmetry of the square, each route in either
 // direction; the routes keep their order (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& routes, Rng& rng);
-// The compact_echo style's notes (Problem::echo_notes): after each customer, its demand and the
+// The compact_echo style's notes (formats/notes.h): after each customer, its demand and the
 // capacity its route has left ("6 24"), never below 0; ids out of range take nothing ("0 24").
 EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes);
-// The compact_ranked style's notes (Problem::ranked_notes): after each customer, the customers
+// The compact_ranked style's notes (formats/ranked.h): after each customer, the customers
 // not yet visited whose demand fits the capacity its route has left, nearest first ("#4#9"). When
 // none fits but some are left, the route must end: "#0" and then the customers left, nearest the
 // depot first ("#0#7#2"), the next route's candidates. When none is left, "". Ties go to the

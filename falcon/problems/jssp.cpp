@@ -11,9 +11,9 @@
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
 #include "falcon/problems/compact_text.h"
+#include "falcon/problems/jssp_schedule.h"
 #include "falcon/problems/list_ops.h"
 #include "falcon/problems/params.h"
-#include "falcon/problems/jssp_schedule.h"
 
 namespace falcon::problems::jssp {
 
@@ -217,21 +217,12 @@ namespace {
 
 class JsspProblem final : public Problem {
  public:
-  std::string_view name() const override { return "jssp"; }
-  Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Schedule", /*nested=*/true, /*index_base=*/1, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, cast(instance).jobs, /*index_prefix=*/""};
-  }
+  JsspProblem() : Problem("jssp", Sense::kMinimize, 2.0, {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, 1, "jssp"}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return jssp::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return jssp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return jssp::prompt(cast(instance)); }
-  // Scheduling clauses carry no neighbour lists: `candidates` does not apply.
-  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
-    return jssp::compact_prompt(cast(instance));
-  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return jssp::symmetric_copy(cast(instance), solution, rng);
   }
@@ -264,7 +255,6 @@ class JsspProblem final : public Problem {
     }
     return d;
   }
-  double locality_constant() const override { return 2.0; }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_jssp_constraint(std::move(instance));
   }

@@ -35,7 +35,7 @@ std::shared_ptr<JsspInstance> generate(const GenerateOptions& options, std::uint
 std::shared_ptr<JsspInstance> read_file(const std::string& path);
 // "JSSP n=2 m=2: J1:(M1,5)(M2,3) J2:(M2,4)(M1,6)" — one clause per job, 1-based like the output.
 std::string prompt(const JsspInstance& instance);
-std::string compact_prompt(const JsspInstance& instance);  // "JSSP:#1 1 5 2 3;#2 2 4 1 6;" (text_style.h)
+std::string compact_prompt(const JsspInstance& instance);  // "JSSP:#1 1 5 2 3;#2 2 4 1 6;" (formats/compact.h)
 // Jobs and machines relabelled, the machines' sequences moved with them (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const JsspInstance& instance, const Solution& schedule, Rng& rng);
 

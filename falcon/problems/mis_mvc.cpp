@@ -337,25 +337,13 @@ namespace {
 // Shared by the two adapters: same instance, text, grammar, objective and distance.
 class GraphProblem : public Problem {
  public:
-  TextFormat text_format() const override { return {"Set", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Set", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1, /*index_prefix=*/""};
-  }
+  GraphProblem(std::string_view name, Sense sense)
+      : Problem(name, sense, 1.0, {"Set", /*nested=*/false, /*allow_empty=*/true, 0, 0, std::string(name)}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return mis_mvc::generate(options, seed, name());
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return mis_mvc::read_file(path); }
   std::string prompt(const Instance& instance) const override { return mis_mvc::prompt(cast(instance), tag()); }
-  // A graph's clauses list neighbours, not candidates: `candidates` does not apply.
-  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
-    return mis_mvc::compact_prompt(cast(instance), tag());
-  }
-  std::string echo_prompt(const Instance& instance, int /*candidates*/) const override {
-    return mis_mvc::compact_prompt(cast(instance), tag(), /*upper_only=*/true);
-  }
-  std::string state_prompt(const Instance& instance, int /*candidates*/) const override {
-    return mis_mvc::compact_prompt(cast(instance), tag(), /*upper_only=*/true, /*with_degree=*/true);
-  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return mis_mvc::symmetric_copy(cast(instance), solution, rng);
   }
@@ -368,7 +356,6 @@ class GraphProblem : public Problem {
     return multiset_symmetric_difference(original.items(), repaired.items()) +
            (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
-  double locality_constant() const override { return 1.0; }
 
   const std::vector<FieldSpec>& instance_fields() const override {
     static const std::vector<FieldSpec> fields = {
@@ -494,26 +481,13 @@ namespace {
 
 class MisProblem final : public mis_mvc::GraphProblem {
  public:
+  MisProblem() : GraphProblem("mis", Sense::kMaximize) {}
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     return graph_picture(instance, solution, raw, /*independent=*/true);
   }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mis_constraint(std::move(instance));
   }
-  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mis_echo_notes(cast(instance), solution);
-  }
-  EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mis_state_notes(cast(instance), solution);
-  }
-  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mis_ranked_notes(cast(instance), solution);
-  }
-  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mis_ranked_order(cast(instance), solution);
-  }
-  std::string_view name() const override { return "mis"; }
-  Sense sense() const override { return Sense::kMaximize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {
     return mis::feasible(cast(instance), solution);
   }
@@ -588,26 +562,13 @@ namespace {
 
 class MvcProblem final : public mis_mvc::GraphProblem {
  public:
+  MvcProblem() : GraphProblem("mvc", Sense::kMinimize) {}
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     return graph_picture(instance, solution, raw, /*independent=*/false);
   }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_mvc_constraint(std::move(instance));
   }
-  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mvc_echo_notes(cast(instance), solution);
-  }
-  EchoNotes state_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mvc_state_notes(cast(instance), solution);
-  }
-  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mvc_ranked_notes(cast(instance), solution);
-  }
-  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
-    return mis_mvc::mvc_ranked_order(cast(instance), solution);
-  }
-  std::string_view name() const override { return "mvc"; }
-  Sense sense() const override { return Sense::kMinimize; }
   bool feasible(const Instance& instance, const Solution& solution) const override {
     return mvc::feasible(cast(instance), solution);
   }

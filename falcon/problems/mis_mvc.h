@@ -32,14 +32,14 @@ std::shared_ptr<GraphInstance> generate(const GenerateOptions& options, std::uin
 std::shared_ptr<GraphInstance> read_file(const std::string& path);
 // "MIS n=5: 0:1,3 2:4": per vertex u (ascending) its neighbours v > u; each edge once.
 std::string prompt(const GraphInstance& instance, std::string_view tag);
-// The compact text style's (text_style.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours;
+// The compact text style's (formats/compact.h): "MIS:#0:#3#7;#1;" — every vertex with all its neighbours;
 // with `upper_only` (compact_echo) only those above it, each edge once, the list a note copies;
 // `with_degree` (compact_state) writes each vertex's degree after its ID: "#0 2:#3#7;".
 std::string compact_prompt(const GraphInstance& instance, std::string_view tag, bool upper_only = false,
                            bool with_degree = false);
 // Vertices relabelled; the set written ascending again (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set, Rng& rng);
-// The compact_echo style's notes (Problem::echo_notes) for a set written ascending; each note is
+// The compact_echo style's notes (formats/notes.h) for a set written ascending; each note is
 // IDs "#u#w" a later vertex of the set must avoid (MIS) or a later vertex must be (MVC):
 //   MIS: after v, its neighbours above v. A set is independent when no vertex it lists appeared
 //        in an earlier note.
@@ -49,11 +49,11 @@ SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set,
 // Ids out of range get an empty note.
 EchoNotes mis_echo_notes(const GraphInstance& instance, const Solution& set);
 EchoNotes mvc_echo_notes(const GraphInstance& instance, const Solution& set);
-// The compact_state style's MIS notes (Problem::state_notes): after v, the vertices above v that
+// The compact_state style's MIS notes (formats/notes.h): after v, the vertices above v that
 // no vertex so far rules out, so "may w come next?" is "is w in the latest note?" and a maximal
 // set ends on "()". An ID out of range changes nothing.
 EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set);
-// The compact_ranked style's MIS notes (Problem::ranked_notes): after each vertex, every vertex
+// The compact_ranked style's MIS notes (formats/ranked.h): after each vertex, every vertex
 // still free, fewest free neighbours first (ties: smallest ID), so that always writing a note's
 // first vertex, after the vertex of least degree, is min-degree greedy.
 EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set);

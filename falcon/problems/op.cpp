@@ -344,30 +344,12 @@ namespace {
 
 class OpProblem final : public Problem {
  public:
-  std::string_view name() const override { return "op"; }
-  Sense sense() const override { return Sense::kMaximize; }
-  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Route", /*nested=*/false, /*allow_empty=*/true, 0, instance.size() - 1, /*index_prefix=*/""};
-  }
+  OpProblem() : Problem("op", Sense::kMaximize, 1.0, {"Route", /*nested=*/false, /*allow_empty=*/true, 0, 0, "op"}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return op::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return op::read_file(path); }
   std::string prompt(const Instance& instance) const override { return op::prompt(cast(instance)); }
-  std::string compact_prompt(const Instance& instance, int candidates) const override {
-    return op::compact_prompt(cast(instance), candidates);
-  }
-  EchoNotes echo_notes(const Instance& instance, const Solution& solution) const override {
-    return op::echo_notes(cast(instance), solution);
-  }
-  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
-    return op::ranked_notes(cast(instance), solution);
-  }
-  Solution ranked_order(const Instance& instance, const Solution& solution) const override {
-    return op::ranked_order(cast(instance), solution);
-  }
-  std::string ranked_grammar_name() const override { return "op_ranked"; }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return op::symmetric_copy(cast(instance), solution, rng);
   }
@@ -388,7 +370,6 @@ class OpProblem final : public Problem {
   double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
-  double locality_constant() const override { return 1.0; }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_op_constraint(std::move(instance));
   }

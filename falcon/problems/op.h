@@ -39,12 +39,12 @@ std::shared_ptr<OpInstance> generate(const GenerateOptions& options, std::uint64
 // `.oplib` (OPLib) or `.txt` (Tsiligirides/Chao); see op_files.h.
 std::shared_ptr<OpInstance> read_file(const std::string& path);
 std::string prompt(const OpInstance& instance);
-std::string compact_prompt(const OpInstance& instance, int candidates);  // text_style.h
+std::string compact_prompt(const OpInstance& instance, int candidates);  // formats/compact.h
 // Nodes other than the start and end relabelled, the points through a symmetry of the square,
 // a depot tour in either direction (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, Rng& rng);
 
-// The compact_echo style's notes (Problem::echo_notes): after each node, the budget the route
+// The compact_echo style's notes (formats/notes.h): after each node, the budget the route
 // would have left if it went to the end from there, on the prompt's grid ("37"; floor, never below
 // 0), so a node fits exactly when its detour is at most the note before it. Ids out of range
 // take nothing (the note repeats).
@@ -53,7 +53,7 @@ EchoNotes echo_notes(const OpInstance& instance, const Solution& route);
 // `prize_b` at `added_b`: more prize per added length, and an insertion that adds no length
 // (rounded or non-metric distances) before every other, higher prize first. Greedy's rule.
 bool better_buy(double prize_a, double added_a, double prize_b, double added_b);
-// The compact_ranked style's notes (Problem::ranked_notes): after each node, the nodes not yet
+// The compact_ranked style's notes (formats/ranked.h): after each node, the nodes not yet
 // visited that the route can still go to and then end within the budget, the better buy of
 // appending them (better_buy, added length d(last, u) + d(u, end) - d(last, end)) first, ties
 // to the smaller ID. So a route is within the budget exactly when each node after the first is

@@ -374,21 +374,12 @@ namespace {
 
 class PfspProblem final : public Problem {
  public:
-  std::string_view name() const override { return "pfsp"; }
-  Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Order", /*nested=*/false, /*index_base=*/1, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Order", /*nested=*/false, /*allow_empty=*/false, 1, instance.size(), /*index_prefix=*/""};
-  }
+  PfspProblem() : Problem("pfsp", Sense::kMinimize, 1.0, {"Order", /*nested=*/false, /*allow_empty=*/false, 1, 1, "pfsp"}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return pfsp::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return pfsp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return pfsp::prompt(cast(instance)); }
-  // Scheduling clauses carry no neighbour lists: `candidates` does not apply.
-  std::string compact_prompt(const Instance& instance, int /*candidates*/) const override {
-    return pfsp::compact_prompt(cast(instance));
-  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return pfsp::symmetric_copy(cast(instance), solution, rng);
   }
@@ -410,23 +401,8 @@ class PfspProblem final : public Problem {
   double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
-  double locality_constant() const override { return 1.0; }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_pfsp_constraint(std::move(instance));
-  }
-  EchoNotes ranked_notes(const Instance& instance, const Solution& solution) const override {
-    return pfsp::ranked_notes(cast(instance), solution);
-  }
-  // The order is the solution: a ranked text keeps it.
-  Solution ranked_order(const Instance&, const Solution& solution) const override { return solution; }
-  Solution insertion_anchors(const Instance& instance, const Solution& solution) const override {
-    return pfsp::insertion_anchors(cast(instance), solution);
-  }
-  Solution from_insertions(const Instance& instance, const Solution& anchors) const override {
-    return pfsp::from_insertions(cast(instance), anchors);
-  }
-  EchoNotes insertion_notes(const Instance& instance, const Solution& anchors) const override {
-    return pfsp::insertion_notes(cast(instance), anchors);
   }
   Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const override {
     const PfspInstance& f = cast(instance);

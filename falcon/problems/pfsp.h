@@ -51,7 +51,7 @@ std::shared_ptr<PfspInstance> generate(const GenerateOptions& options, std::uint
 // a text line, then m rows of n processing times (row = machine).
 std::shared_ptr<PfspInstance> read_file(const std::string& path);
 std::string prompt(const PfspInstance& instance);  // "PFSP n=2 m=3: J1:(5,3,8) J2:(1,9,4)"
-std::string compact_prompt(const PfspInstance& instance);  // "PFSP:#1 5 3 8;#2 1 9 4;" (text_style.h)
+std::string compact_prompt(const PfspInstance& instance);  // "PFSP:#1 5 3 8;#2 1 9 4;" (formats/compact.h)
 // Jobs relabelled; the machines keep their order (Problem::symmetric_copy).
 SymmetricCopy symmetric_copy(const PfspInstance& instance, const Solution& order, Rng& rng);
 

@@ -1,6 +1,7 @@
 #include "falcon/problems/problem.h"
 
 #include <cmath>
+#include <utility>
 
 #include "falcon/core/error.h"
 
@@ -12,6 +13,19 @@ double gap(Sense sense, double f, double f_star) {
   return sense == Sense::kMinimize ? (f - f_star) / denom : (f_star - f) / denom;
 }
 
+Problem::Problem(std::string_view name, Sense sense, double locality_constant, TextShape shape,
+                 const TextNotation* notation)
+    : name_(name), sense_(sense), locality_constant_(locality_constant), shape_(std::move(shape)), notation_(notation) {}
+
+TextFormat Problem::text_format() const {
+  return {shape_.keyword, shape_.nested, shape_.index_base, shape_.index_prefix, shape_.echo};
+}
+
+GrammarSpec Problem::grammar(const Instance& instance) const {
+  return {shape_.keyword, shape_.nested, shape_.allow_empty, shape_.first_index,
+          instance.size() - 1 + shape_.index_base, shape_.index_prefix};
+}
+
 std::string Problem::format(const Instance& instance, const Solution& given) const {
   const Solution items = text_order(instance, given);
   const double value = objective(instance, given);  // the items may be anchors, not the solution
@@ -21,39 +35,18 @@ std::string Problem::format(const Instance& instance, const Solution& given) con
   return format_solution(fmt, items, value, &notes);
 }
 
-Solution Problem::insertion_anchors(const Instance& instance, const Solution& solution) const {
-  insertion_notes(instance, solution);  // the one error for all three
-  return solution;
+Solution Problem::text_order(const Instance& instance, const Solution& solution) const {
+  return notation_ != nullptr ? notation_->items(*this, instance, solution) : solution;
 }
 
-Solution Problem::from_insertions(const Instance& instance, const Solution& anchors) const {
-  insertion_notes(instance, anchors);
-  return anchors;
+EchoNotes Problem::echo_notes(const Instance& instance, const Solution& items) const {
+  if (notation_ == nullptr)
+    throw Error("the paper's text of " + name_ + " writes no notes; use text.style: compact_echo");
+  return notation_->notes(*this, instance, items);
 }
 
-EchoNotes Problem::insertion_notes(const Instance&, const Solution&) const {
-  throw Error("text style 'compact_insert' is not written for " + std::string(name()) +
-              " yet (override Problem::insertion_notes, insertion_anchors and from_insertions); use text.style: compact_ranked");
-}
-
-EchoNotes Problem::ranked_notes(const Instance&, const Solution&) const {
-  throw Error("text style 'compact_ranked' is not written for " + std::string(name()) +
-              " yet (override Problem::ranked_notes and ranked_order); use text.style: compact_state");
-}
-
-Solution Problem::ranked_order(const Instance& instance, const Solution& solution) const {
-  ranked_notes(instance, solution);  // the one error for both
-  return solution;
-}
-
-EchoNotes Problem::echo_notes(const Instance&, const Solution&) const {
-  throw Error("text styles 'compact_echo' and 'compact_state' are not written for " + std::string(name()) +
-              " yet (override Problem::echo_notes); use text.style: compact");
-}
-
-std::string Problem::compact_prompt(const Instance&, int) const {
-  throw Error("text style 'compact' is not written for " + std::string(name()) +
-              " yet (override Problem::compact_prompt); use text.style: paper");
+Solution Problem::solution_of_text(const Instance& instance, const Solution& items) const {
+  return notation_ != nullptr ? notation_->solution(*this, instance, items) : items;
 }
 
 SymmetricCopy Problem::symmetric_copy(const Instance&, const Solution&, Rng&) const {

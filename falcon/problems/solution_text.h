@@ -20,7 +20,7 @@ struct TextFormat {
   // numbers. Empty in the paper's grammar.
   std::string index_prefix;
   // Each index is followed by a note in parentheses, "#7 (23)": the running state the next choice
-  // depends on (the compact_echo text style; Problem::echo_notes writes it). Readers skip notes:
+  // depends on (the compact_echo text style; formats/notes.h writes it). Readers skip notes:
   // a note is the model's scratch work, never part of the solution.
   bool echo = false;
 };

@@ -122,20 +122,12 @@ namespace {
 
 class TspProblem final : public Problem {
  public:
-  std::string_view name() const override { return "tsp"; }
-  Sense sense() const override { return Sense::kMinimize; }
-  TextFormat text_format() const override { return {"Route", /*nested=*/false, /*index_base=*/0, /*index_prefix=*/""}; }
-  GrammarSpec grammar(const Instance& instance) const override {
-    return {"Route", /*nested=*/false, /*allow_empty=*/false, 0, instance.size() - 1, /*index_prefix=*/""};
-  }
+  TspProblem() : Problem("tsp", Sense::kMinimize, 1.0, {"Route", /*nested=*/false, /*allow_empty=*/false, 0, 0, "tsp"}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return tsp::generate(options, seed);
   }
   std::shared_ptr<Instance> read_file(const std::string& path) const override { return tsp::read_file(path); }
   std::string prompt(const Instance& instance) const override { return tsp::prompt(cast(instance)); }
-  std::string compact_prompt(const Instance& instance, int candidates) const override {
-    return tsp::compact_prompt(cast(instance), candidates);
-  }
   SymmetricCopy symmetric_copy(const Instance& instance, const Solution& solution, Rng& rng) const override {
     return tsp::symmetric_copy(cast(instance), solution, rng);
   }
@@ -156,7 +148,6 @@ class TspProblem final : public Problem {
   double repair_distance(const Instance&, const Solution& repaired, const Solution& original) const override {
     return insert_delete_distance(original.items(), repaired.items()) + (original.lists.size() == repaired.lists.size() ? 0 : 1);
   }
-  double locality_constant() const override { return 1.0; }
   std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const override {
     return make_tsp_constraint(std::move(instance));
   }

@@ -21,7 +21,7 @@ std::shared_ptr<TspInstance> read_file(const std::string& path);  // TSPLIB .tsp
 // TSPLIB .opt.tour as a Solution; throws naming the file when it is not a tour of `n` nodes.
 Solution read_tour_file(const std::string& path, int n);
 std::string prompt(const TspInstance& instance);
-// The compact text style's prompt (text_style.h), `candidates` nearest neighbours per node.
+// The compact text style's prompt (formats/compact.h), `candidates` nearest neighbours per node.
 std::string compact_prompt(const TspInstance& instance, int candidates);
 
 double tour_length(const TspInstance& instance, const std::vector<int>& tour);  // skips invalid ids

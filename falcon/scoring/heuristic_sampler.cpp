@@ -43,7 +43,7 @@ problems::Solution sample_tour(const std::vector<std::vector<int>>& lists, doubl
 enum class SampledText { kCandidateLists, kRankedNotes, kInsertionNotes, kDispatch };
 
 // The text whose choices the sampler makes, or an error naming the problem and the text.
-SampledText sampled_text(const std::string& problem, const problems::TextStyle& style) {
+SampledText sampled_text(const std::string& problem, const formats::TextStyle& style) {
   const auto own = style.for_problem(problem);
   if (problem == "tsp" && own.name == "compact" && own.candidates > 0) return SampledText::kCandidateLists;
   if (own.name == "compact_ranked") return SampledText::kRankedNotes;
@@ -51,12 +51,12 @@ SampledText sampled_text(const std::string& problem, const problems::TextStyle& 
   if (problem == "jssp") return SampledText::kDispatch;
   throw Error("policy: heuristic: the model-free sampler knows TSP's compact text with candidate lists, the "
               "ranked and insertion notes (compact_ranked, compact_insert) and JSSP's machine sequences, not " +
-              problem + " in '" + problems::describe(own) + "'; leave this row out for this model");
+              problem + " in '" + formats::describe(own) + "'; leave this row out for this model");
 }
 
 }  // namespace
 
-void check_heuristic_sampler(const std::string& problem, const problems::TextStyle& style) {
+void check_heuristic_sampler(const std::string& problem, const formats::TextStyle& style) {
   sampled_text(problem, style);
 }
 
@@ -90,7 +90,7 @@ std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, 
   return lists;
 }
 
-InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const problems::TextStyle& style,
+InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const formats::TextStyle& style,
                                          std::uint64_t seed) {
   const auto& problem = *e.problem;
   const SampledText text = sampled_text(std::string(problem.name()), style);

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/scoring/eval_instances.h"
 #include "falcon/scoring/eval_spec.h"
 #include "falcon/scoring/instance_result.h"
@@ -26,14 +26,14 @@
 namespace falcon::scoring {
 
 // Throws falcon::Error naming the problem and text when the sampler does not know that text.
-void check_heuristic_sampler(const std::string& problem, const problems::TextStyle& style);
+void check_heuristic_sampler(const std::string& problem, const formats::TextStyle& style);
 
 // The candidate lists of a compact prompt: for each clause "#i ...:#a#b...;", i's listed IDs in order.
 std::vector<std::vector<int>> prompt_candidate_lists(const std::string& prompt, int n);
 
 // One row (fixed or adaptive, policy: heuristic) on one instance whose problem writes the model's
-// text `style` (problems::with_text_style). Sample k draws from the stream (seed, key x budget + k).
-InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const problems::TextStyle& style,
+// text `style` (formats::with_text_style). Sample k draws from the stream (seed, key x budget + k).
+InstanceResult run_heuristic_sampler_row(const RowSpec& row, const EvalInstance& e, const formats::TextStyle& style,
                                          std::uint64_t seed);
 
 }  // namespace falcon::scoring

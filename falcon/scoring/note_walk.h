@@ -1,11 +1,11 @@
 #pragma once
 // The heuristic sampler's walk through a noted text (compact_ranked, compact_insert): after each
 // pick the decoder writes a note that lists the next pick's choices in the problem's heuristic
-// order (text_style.h), and the walk takes rank r of them with probability proportional to q^r,
-// as the model would pick from the same note, until a note is empty. So a walk with q -> 0 is the
-// heuristic the notes rank by (min-degree greedy, NEH, nearest neighbour; OP: the best buy appended,
-// not the greedy solver's best insertion), and every walk is feasible as written: the notes list
-// only the choices that keep it so.
+// order (formats/ranked.h, formats/insertion.h), and the walk takes rank r of them with
+// probability proportional to q^r, as the model would pick from the same note, until a note is
+// empty. So a walk with q -> 0 is the heuristic the notes rank by (min-degree greedy, NEH, nearest
+// neighbour; OP: the best buy appended, not the greedy solver's best insertion), and every walk is
+// feasible as written: the notes list only the choices that keep it so.
 //   - the first pick has no note before it: a ranked text's comes from the note an out-of-range
 //     item leaves (such an item moves nothing: the state before any pick); an insertion text's
 //     first job goes into an empty order, whose one place is "first";

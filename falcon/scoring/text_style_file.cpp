@@ -10,7 +10,7 @@
 
 namespace falcon::scoring {
 
-void write_text_style(const std::string& dir, const problems::TextStyle& style) {
+void write_text_style(const std::string& dir, const formats::TextStyle& style) {
   nlohmann::ordered_json j;
   j["style"] = style.name;
   j["candidates"] = style.candidates;
@@ -19,7 +19,7 @@ void write_text_style(const std::string& dir, const problems::TextStyle& style) 
   write_file_atomic(dir + "/" + kTextStyleFile, j.dump(2) + "\n");
 }
 
-problems::TextStyle read_text_style(const std::string& dir) {
+formats::TextStyle read_text_style(const std::string& dir) {
   const std::string path = dir + "/" + kTextStyleFile;
   if (!std::filesystem::exists(path)) return {};
   const auto j = nlohmann::json::parse(read_file(path), nullptr, /*allow_exceptions=*/false);
@@ -34,10 +34,10 @@ problems::TextStyle read_text_style(const std::string& dir) {
   if (!ok)
     throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\" | \"compact_insert\", \"candidates\": k, "
                        "optionally \"problems\": {\"op\": {\"style\": ..., \"candidates\": k}}, \"chat\": \"chatml\"}); rewrite it or delete it to read the model as the paper's style");
-  auto style = problems::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
+  auto style = formats::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
   if (j.contains("problems"))
     for (const auto& [problem, own] : j["problems"].items())
-      problems::set_problem_text_style(style, problem, own["style"].get<std::string>(), own.value("candidates", 0),
+      formats::set_problem_text_style(style, problem, own["style"].get<std::string>(), own.value("candidates", 0),
                                        path + ": problems." + problem);
   if (j.contains("chat")) style.chat = text::chat_template(j["chat"].get<std::string>(), path + ": chat").name;
   return style;

@@ -5,14 +5,14 @@
 // A directory without the file (a pretrained Hugging Face model) reads as the paper's style.
 #include <string>
 
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 
 namespace falcon::scoring {
 
 inline constexpr const char* kTextStyleFile = "text_style.json";
 
-void write_text_style(const std::string& dir, const problems::TextStyle& style);  // atomic
+void write_text_style(const std::string& dir, const formats::TextStyle& style);  // atomic
 // Throws falcon::Error naming the file when it exists but is malformed.
-problems::TextStyle read_text_style(const std::string& dir);
+formats::TextStyle read_text_style(const std::string& dir);
 
 }  // namespace falcon::scoring

@@ -2,7 +2,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/solvers/solver.h"
 #include "falcon/text/tokenizer.h"
 
@@ -14,7 +14,7 @@ std::vector<CorpusText> generate_corpus(const CorpusOptions& options) {
     for (auto name : problems::problem_names()) names.emplace_back(name);
   std::vector<CorpusText> out;
   for (const auto& name : names) {
-    const problems::Problem& problem = problems::with_text_style(problems::problem_by_name(name), options.style);
+    const problems::Problem& problem = formats::with_text_style(problems::problem_by_name(name), options.style);
     const solvers::SolverEntry* heuristic = nullptr;
     for (const auto* entry : solvers::solvers_for(name))
       if (entry->method != "reference") {

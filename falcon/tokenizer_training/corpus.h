@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 
 namespace falcon::text {
 
@@ -22,7 +22,7 @@ struct CorpusOptions {
   int instances_per_problem = 8;
   int n = 0;                          // 0 = default size: 50 for mis, 20 otherwise
   std::uint64_t seed = 1;
-  problems::TextStyle style;          // the text the model will read and write
+  formats::TextStyle style;          // the text the model will read and write
 };
 std::vector<CorpusText> generate_corpus(const CorpusOptions& options);
 
@@ -30,7 +30,7 @@ std::vector<CorpusText> generate_corpus(const CorpusOptions& options);
 struct DatasetCorpusOptions {
   std::string split = "train";
   std::int64_t limit = 0;  // first `limit` records; 0 = all
-  problems::TextStyle style;
+  formats::TextStyle style;
 };
 std::vector<CorpusText> dataset_corpus(const std::string& path, const DatasetCorpusOptions& options = {});
 

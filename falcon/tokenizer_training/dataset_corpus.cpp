@@ -11,7 +11,7 @@ std::vector<CorpusText> dataset_corpus(const std::string& path, const DatasetCor
   const auto reader = data::DatasetReader::open(path);
   if (!reader.has_split(options.split))
     throw Error("tokenizer corpus: '" + path + "' has no split '" + options.split + "'");
-  const problems::Problem& problem = problems::with_text_style(reader.problem(), options.style);
+  const problems::Problem& problem = formats::with_text_style(reader.problem(), options.style);
   std::int64_t count = reader.size(options.split);
   if (options.limit > 0) count = std::min(count, options.limit);
   std::vector<CorpusText> out;

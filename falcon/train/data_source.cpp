@@ -116,7 +116,7 @@ void check_fits_context(const ExampleSet& set, std::int64_t max_position_embeddi
 
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
                          const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit,
-                         const problems::TextStyle& style) {
+                         const formats::TextStyle& style) {
   ExampleSet set;
   for (std::size_t r = 0; r < readers.size(); ++r) {
     std::string name = std::filesystem::path(readers[r].path()).stem().string();
@@ -138,7 +138,7 @@ ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const 
       auto labeled = reader.load(split, i);
       TrainExample ex;
       ex.dataset = static_cast<int>(r);
-      ex.problem = &problems::with_text_style(reader.problem(), style);
+      ex.problem = &formats::with_text_style(reader.problem(), style);
       ex.instance = labeled.instance;
       ex.label_objective = labeled.record.label.objective;
       ex.key = static_cast<std::uint64_t>(labeled.record.index);

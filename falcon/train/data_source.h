@@ -70,6 +70,6 @@ void check_fits_context(const ExampleSet& set, std::int64_t max_position_embeddi
 // and evaluation parse, mask and score the same text.
 ExampleSet load_examples(const std::vector<data::DatasetReader>& readers, const std::string& split,
                          const text::Tokenizer& tokenizer, int max_prompt_tokens, std::int64_t limit = 0,
-                         const problems::TextStyle& style = {});
+                         const formats::TextStyle& style = {});
 
 }  // namespace falcon::train

@@ -20,7 +20,7 @@ void require(bool ok, const Config& config, const std::string& path, const std::
   if (!ok) throw Error(at(config, path) + " " + what);
 }
 
-RolloutSpec read_rollout(Config& c, const std::string& base, const problems::TextStyle& style) {
+RolloutSpec read_rollout(Config& c, const std::string& base, const formats::TextStyle& style) {
   RolloutSpec r;
   r.samples_per_instance = static_cast<int>(c.get_int(base + "samples_per_instance", r.samples_per_instance));
   require(r.samples_per_instance >= 2, c, base + "samples_per_instance", "must be at least 2 (pairs need two samples)");
@@ -34,10 +34,10 @@ RolloutSpec read_rollout(Config& c, const std::string& base, const problems::Tex
   require(!r.semantic_mask || r.grammar, c, base + "semantic_mask", "needs grammar: true (it reads the grammar's text)");
   // auto: computed where the text writes notes (with the grammar off too: the notes are the text's)
   r.computed_notes = c.get_bool_or_auto(base + "computed_notes", r.computed_notes)
-                         .value_or(problems::writes_notes(style) && !r.semantic_mask);
+                         .value_or(formats::writes_notes(style) && !r.semantic_mask);
   require(!(r.computed_notes && r.semantic_mask), c, base + "computed_notes",
           "cannot be combined with semantic_mask (the semantic mask does not read notes)");
-  require(!r.computed_notes || problems::writes_notes(style), c, base + "computed_notes",
+  require(!r.computed_notes || formats::writes_notes(style), c, base + "computed_notes",
           "needs a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert; or auto)");
   r.repair = c.get_bool(base + "repair", r.repair);
   r.max_new_tokens = static_cast<int>(c.get_int(base + "max_new_tokens", r.max_new_tokens));
@@ -65,7 +65,7 @@ std::vector<std::int64_t> read_dataset_weights(Config& c, const std::string& pat
 // stages[i].problems: {<p>: {infeasible_losers: ..., loss_on_notes: ...}}, each value defaulting
 // to the stage's own (infeasible_losers in a BOPO stage only, as the stage's key).
 std::vector<StageSpec::ProblemOptions> read_problem_options(Config& c, const std::string& path, const StageSpec& s,
-                                                            const problems::TextStyle& style) {
+                                                            const formats::TextStyle& style) {
   std::vector<StageSpec::ProblemOptions> out;
   for (const auto& problem : c.keys(path)) {
     const std::string base = path + "." + problem;
@@ -78,7 +78,7 @@ std::vector<StageSpec::ProblemOptions> read_problem_options(Config& c, const std
     const bool own_loss_on_notes = c.has(base + ".loss_on_notes");  // an inherited false is the stage's check
     StageSpec::ProblemOptions o{problem, s.infeasible_losers, c.get_bool(base + ".loss_on_notes", s.loss_on_notes)};
     if (s.kind == StageKind::kBopo) o.infeasible_losers = c.get_bool(base + ".infeasible_losers", s.infeasible_losers);
-    require(o.loss_on_notes || !own_loss_on_notes || problems::writes_notes(style.for_problem(problem)), c,
+    require(o.loss_on_notes || !own_loss_on_notes || formats::writes_notes(style.for_problem(problem)), c,
             base + ".loss_on_notes",
             "can be false only for a problem whose text writes notes (compact_echo, compact_state, compact_ranked or compact_insert)");
     require(o.loss_on_notes || !samples_policy(s.kind) || s.rollout.computed_notes, c, base + ".loss_on_notes",
@@ -88,7 +88,7 @@ std::vector<StageSpec::ProblemOptions> read_problem_options(Config& c, const std
   return out;
 }
 
-StageSpec read_stage(Config& c, int index, const problems::TextStyle& style) {
+StageSpec read_stage(Config& c, int index, const formats::TextStyle& style) {
   const std::string base = "stages[" + std::to_string(index) + "].";
   StageSpec s = stage_defaults(stage_kind_from_string(c.get_string(base + "type"), at(c, base + "type")));
   s.name = c.get_string(base + "name", to_string(s.kind));
@@ -251,14 +251,14 @@ Recipe read_recipe(Config& c) {
   require(r.tokenizer.numbers != "whole_ids" || r.tokenizer.vocab_size >= 2300, c, "tokenizer.vocab_size",
           "must be at least 2300 with numbers: whole_ids (1,000 number pieces, 1,000 ID pieces, bytes, specials)");
 
-  r.text_style = problems::make_text_style(c.get_string("text.style", "paper"),
+  r.text_style = formats::make_text_style(c.get_string("text.style", "paper"),
                                            static_cast<int>(c.get_int("text.candidates", 0)), at(c, "text"));
   // A model of several problems may write each its own way: text.problems.<p>.{style, candidates},
   // each defaulting to text.style / text.candidates.
   for (const auto& problem : c.keys("text.problems")) {
     const std::string base = "text.problems." + problem;
     require(c.is_map(base), c, base, "must be a map such as {style: compact_ranked, candidates: 0}");
-    problems::set_problem_text_style(r.text_style, problem, c.get_string(base + ".style", r.text_style.name),
+    formats::set_problem_text_style(r.text_style, problem, c.get_string(base + ".style", r.text_style.name),
                                      static_cast<int>(c.get_int(base + ".candidates", r.text_style.candidates)),
                                      at(c, base));
   }
@@ -301,7 +301,7 @@ Recipe read_recipe(Config& c) {
     if (c.has(weights)) r.stages.back().weights = read_dataset_weights(c, weights, r.data);
   }
   for (int i = 0; i < n_stages; ++i)
-    require(r.stages[i].loss_on_notes || problems::writes_notes(r.text_style), c,
+    require(r.stages[i].loss_on_notes || formats::writes_notes(r.text_style), c,
             "stages[" + std::to_string(i) + "].loss_on_notes",
             "can be false only with a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
   require(r.start_stage >= 0 && r.start_stage < n_stages, c, "init.start_stage", "must name one of the stages (0-based)");
@@ -330,8 +330,8 @@ Recipe read_recipe(Config& c) {
     for (const auto& p : stage.per_problem) notes_untrained = notes_untrained || !p.loss_on_notes;
   }
   r.eval.computed_notes = c.get_bool_or_auto("eval.computed_notes", notes_untrained)  // auto: where the text writes notes
-                              .value_or(problems::writes_notes(r.text_style));
-  require(!r.eval.computed_notes || problems::writes_notes(r.text_style), c, "eval.computed_notes",
+                              .value_or(formats::writes_notes(r.text_style));
+  require(!r.eval.computed_notes || formats::writes_notes(r.text_style), c, "eval.computed_notes",
           "needs a text that writes notes (text.style: compact_echo, compact_state, compact_ranked or compact_insert)");
 
   r.distributed.backend = c.get_string("distributed.backend", "auto");

@@ -12,7 +12,7 @@
 #include "falcon/core/config.h"
 #include "falcon/model/lora_config.h"
 #include "falcon/model/model_config.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/train/lr_schedule.h"
 
 namespace falcon::train {
@@ -132,7 +132,7 @@ struct Recipe {
   std::string output_dir;
   std::uint64_t seed = 1;
   TokenizerSpec tokenizer;
-  problems::TextStyle text_style;  // text.style, text.candidates: what the model reads and writes
+  formats::TextStyle text_style;  // text.style, text.candidates: what the model reads and writes
   DataSpec data;
   std::vector<StageSpec> stages;
   double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_eps = 1e-8;

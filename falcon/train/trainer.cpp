@@ -83,7 +83,7 @@ std::int64_t stage_length(const StageSpec& stage, std::size_t examples) {
 }
 
 void write_final(const std::string& dir, model::CausalLm& model, const model::ModelConfig& config,
-                 const std::string& tokenizer_path, const problems::TextStyle& style) {
+                 const std::string& tokenizer_path, const formats::TextStyle& style) {
   fs::create_directories(dir);
   const bool adapters = model->lora_config().rank > 0;
   if (adapters) model::save_adapters(dir + "/adapter", model->named_lora_parameters(), model->lora_config());
@@ -180,20 +180,20 @@ std::string stored_recipe_with_defaults(const std::string& yaml, const std::stri
 // checkpoint must keep that run's text style.
 void check_init_text_style(const Recipe& recipe) {
   if (is_model_directory(recipe.init_from)) {
-    const problems::TextStyle trained = scoring::read_text_style(recipe.init_from);
+    const formats::TextStyle trained = scoring::read_text_style(recipe.init_from);
     if (trained != recipe.text_style)
-      throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but the model in " +
-                  recipe.init_from + " was trained on '" + problems::describe(trained) +
+      throw Error(recipe.source + ": text is '" + formats::describe(recipe.text_style) + "' but the model in " +
+                  recipe.init_from + " was trained on '" + formats::describe(trained) +
                   "' (its text_style.json); set text.style / text.candidates to match it");
     return;
   }
   const std::string dir = model::find_checkpoint(recipe.init_from);
   if (dir.empty() || !fs::exists(dir + "/config.yaml")) return;  // load_checkpoint names what is missing
   auto stored = Config::from_string(read_file(dir + "/config.yaml"), dir + "/config.yaml");
-  const problems::TextStyle trained = read_recipe(stored).text_style;
+  const formats::TextStyle trained = read_recipe(stored).text_style;
   if (trained != recipe.text_style)
-    throw Error(recipe.source + ": text is '" + problems::describe(recipe.text_style) + "' but init.checkpoint " + dir +
-                " was trained on '" + problems::describe(trained) +
+    throw Error(recipe.source + ": text is '" + formats::describe(recipe.text_style) + "' but init.checkpoint " + dir +
+                " was trained on '" + formats::describe(trained) +
                 "'; set text.style / text.candidates to match it, or init.other_text_style: true to start from it anyway");
 }
 

@@ -1,6 +1,6 @@
 // Computed notes: after each index of a compact_echo text only its right note may follow (byte
 // by byte on hand-made instances), sampled texts under the mask carry exactly the notes
-// Problem::echo_notes writes for their indices, on multi-byte vocabularies, and the fast mask (one
+// the text style writes for their indices, on multi-byte vocabularies, and the fast mask (one
 // trie walk with take-backs) equals feeding each token's bytes to a copy of the tracker.
 #include "falcon/decoding/computed_notes.h"
 
@@ -10,7 +10,7 @@
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "test_util.h"
 
 namespace falcon::decoding {
@@ -20,7 +20,7 @@ using testing::make_instance;
 using testing::sample_uniform;
 
 const problems::Problem& echo(const std::string& problem, const std::string& style = "compact_echo") {
-  return problems::with_text_style(problems::problem_by_name(problem), {style, 0});
+  return formats::with_text_style(problems::problem_by_name(problem), {style, 0});
 }
 
 GrammarOptions notes_on() {
@@ -110,7 +110,7 @@ TEST(ComputedNotes, MisNotesAreTheNeighboursAboveTheVertex) {
 
 TEST(ComputedNotes, RefusedWithoutNotesOrBesideTheSemanticMask) {
   const auto instance = make_instance("cvrp", 5);
-  EXPECT_THROW(ComputedNotes(problems::with_text_style(problems::problem_by_name("cvrp"), {"compact", 0}), instance), Error);
+  EXPECT_THROW(ComputedNotes(formats::with_text_style(problems::problem_by_name("cvrp"), {"compact", 0}), instance), Error);
   GrammarOptions both;
   both.semantic = true;
   both.computed_notes = true;

@@ -11,7 +11,7 @@
 #include "falcon/decoding/builtin_grammars.h"
 #include "falcon/decoding/byte_dfa.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/solvers/solver.h"
 #include "test_util.h"
 
@@ -254,7 +254,7 @@ TEST(GrammarLists, EchoGrammarsAgreeWithTheFormatterAndTheParsers) {
            {"mis", "compact_echo"}, {"mvc", "compact_echo"}, {"cvrp", "compact_echo"}, {"pfsp", "compact_ranked"},
            {"cvrp", "compact_ranked"}, {"op", "compact_ranked"}, {"mis", "compact_ranked"}, {"pfsp", "compact_insert"}}) {
     const problems::Problem& p =
-        problems::with_text_style(problems::problem_by_name(problem), problems::make_text_style(style, 0, "test"));
+        formats::with_text_style(problems::problem_by_name(problem), formats::make_text_style(style, 0, "test"));
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       const auto instance = testing::make_instance(problem, 12, seed);
       const problems::GrammarSpec spec = p.grammar(*instance);

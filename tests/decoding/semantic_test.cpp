@@ -12,7 +12,7 @@
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "test_util.h"
 
 namespace falcon::decoding {
@@ -48,7 +48,7 @@ TEST(SemanticMask, TspVisitsEveryNodeOnce) {
 
 TEST(SemanticMask, CompactTspVisitsEveryNodeOnce) {  // IDs written "#k"
   const auto tsp = make_instance("tsp", 3);
-  const auto& compact = problems::with_text_style(problems::problem_by_name("tsp"), {"compact", 2});
+  const auto& compact = formats::with_text_style(problems::problem_by_name("tsp"), {"compact", 2});
   EXPECT_EQ(allowed_after(compact, tsp, "Route: ["), "#");
   EXPECT_EQ(allowed_after(compact, tsp, "Route: [#"), "012");
   EXPECT_EQ(allowed_after(compact, tsp, "Route: [#0, #"), "12");

@@ -13,7 +13,7 @@
 #include "falcon/decoding/builtin_grammars.h"
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "test_util.h"
 
 namespace falcon::decoding {
@@ -111,8 +111,8 @@ TEST(TokenMask, EqualsThePrefixRecogniserOfGrammarSpec) {
     for (const std::string name : {"tsp", "tsp#", "op", "cvrp", "mis", "pfsp", "jssp"}) {
       const std::string problem = name == "tsp#" ? "tsp" : name;
       for (int n : {5, 102}) {
-        const auto& p = problems::with_text_style(problems::problem_by_name(problem),
-                                                  name == "tsp#" ? problems::TextStyle{"compact", 2} : problems::TextStyle{});
+        const auto& p = formats::with_text_style(problems::problem_by_name(problem),
+                                                  name == "tsp#" ? formats::TextStyle{"compact", 2} : formats::TextStyle{});
         const problems::GrammarSpec spec = p.grammar(*testing::make_instance(problem, n));
         const GrammarState initial = make_grammar_state(p, testing::make_instance(problem, n), vocabulary);
         Rng rng(static_cast<std::uint64_t>(n));

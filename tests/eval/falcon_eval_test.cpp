@@ -251,7 +251,7 @@ TEST_F(FalconEvalTest, TheHeuristicSamplerIsARowOverTheModelsTextWithoutTheModel
   const fs::path compact = dir_ / "final_compact";
   fs::remove_all(compact);
   fs::copy(dir_ / "final", compact);
-  write_text_style(compact.string(), problems::make_text_style("compact", 4, "<test>"));
+  write_text_style(compact.string(), formats::make_text_style("compact", 4, "<test>"));
   const std::string rows = R"(
 rows:
   - {type: greedy, repair: false, name: "model alone"}

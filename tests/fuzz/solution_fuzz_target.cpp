@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 
 namespace falcon::fuzz {
 namespace {
@@ -53,13 +53,13 @@ const Problem& solution_fuzz_problem(std::uint8_t selector) {
   static const auto names = problems::problem_names();
   const std::string_view name = names[selector % names.size()];
   const bool writes_notes = name == "mis" || name == "mvc" || name == "cvrp";
-  problems::TextStyle style;
+  formats::TextStyle style;
   switch ((selector / names.size()) % 3) {
     case 0: break;
     case 1: style = {"compact", 0}; break;
     default: style = {writes_notes ? "compact_echo" : "compact", 0}; break;
   }
-  return problems::with_text_style(problems::problem_by_name(name), style);
+  return formats::with_text_style(problems::problem_by_name(name), style);
 }
 
 int solution_text_one_input(const std::uint8_t* data, std::size_t size) {

@@ -17,11 +17,11 @@
 namespace falcon::scoring {
 namespace {
 
-const problems::TextStyle kCompact4 = problems::make_text_style("compact", 4, "<test>");
+const formats::TextStyle kCompact4 = formats::make_text_style("compact", 4, "<test>");
 
 EvalInstance tsp_instance(int n, std::uint64_t seed) {
   EvalInstance e;
-  e.problem = &problems::with_text_style(problems::problem_by_name("tsp"), kCompact4);
+  e.problem = &formats::with_text_style(problems::problem_by_name("tsp"), kCompact4);
   e.instance = e.problem->generate({n, "uniform", {}}, seed);
   e.name = "tsp-" + std::to_string(seed);
   e.key = seed;
@@ -90,10 +90,10 @@ TEST(HeuristicSampler, SmallQFollowsTheListsAndMoreSamplesDoNoWorse) {
 
 // A generated instance written in `style`, its reference the problem's simple heuristic: the first
 // solver that is not the reference, or `method`.
-EvalInstance noted_instance(const std::string& name, const problems::TextStyle& style, int n, std::uint64_t seed,
+EvalInstance noted_instance(const std::string& name, const formats::TextStyle& style, int n, std::uint64_t seed,
                             const std::string& method = "") {
   EvalInstance e;
-  e.problem = &problems::with_text_style(problems::problem_by_name(name), style);
+  e.problem = &formats::with_text_style(problems::problem_by_name(name), style);
   e.instance = e.problem->generate({n, "", {}}, seed);  // the problem's default distribution
   e.name = name + "-" + std::to_string(seed);
   e.key = seed;
@@ -105,8 +105,8 @@ EvalInstance noted_instance(const std::string& name, const problems::TextStyle& 
   return e;
 }
 
-const problems::TextStyle kRanked = problems::make_text_style("compact_ranked", 0, "<test>");
-const problems::TextStyle kInsert = problems::make_text_style("compact_insert", 0, "<test>");
+const formats::TextStyle kRanked = formats::make_text_style("compact_ranked", 0, "<test>");
+const formats::TextStyle kInsert = formats::make_text_style("compact_insert", 0, "<test>");
 
 TEST(HeuristicSampler, WalksTheNotesToFeasibleAnswersWithoutRepair) {
   for (const std::string name : {"op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
@@ -162,11 +162,11 @@ TEST(HeuristicSampler, ReadsANotesChoices) {
 
 TEST(HeuristicSampler, RefusesATextItDoesNotKnow) {
   EXPECT_NO_THROW(check_heuristic_sampler("tsp", kCompact4));
-  EXPECT_NO_THROW(check_heuristic_sampler("op", problems::make_text_style("compact_ranked", 4, "<test>")));
+  EXPECT_NO_THROW(check_heuristic_sampler("op", formats::make_text_style("compact_ranked", 4, "<test>")));
   EXPECT_NO_THROW(check_heuristic_sampler("pfsp", kInsert));
-  EXPECT_THROW(check_heuristic_sampler("tsp", problems::make_text_style("compact", 0, "<test>")), Error);
-  EXPECT_NO_THROW(check_heuristic_sampler("jssp", problems::make_text_style("compact", 4, "<test>")));
-  EXPECT_THROW(check_heuristic_sampler("mis", problems::make_text_style("compact_state", 0, "<test>")), Error);
+  EXPECT_THROW(check_heuristic_sampler("tsp", formats::make_text_style("compact", 0, "<test>")), Error);
+  EXPECT_NO_THROW(check_heuristic_sampler("jssp", formats::make_text_style("compact", 4, "<test>")));
+  EXPECT_THROW(check_heuristic_sampler("mis", formats::make_text_style("compact_state", 0, "<test>")), Error);
 }
 
 }  // namespace

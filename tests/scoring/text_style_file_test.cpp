@@ -23,13 +23,13 @@ fs::path fresh_dir(const std::string& name) {
 
 TEST(TextStyleFile, RoundTripsAndDefaultsToThePaperStyle) {
   const fs::path dir = fresh_dir("roundtrip");
-  EXPECT_EQ(read_text_style(dir.string()), problems::TextStyle{});  // a plain Hugging Face model
-  const auto compact = problems::make_text_style("compact", 4, "test");
+  EXPECT_EQ(read_text_style(dir.string()), formats::TextStyle{});  // a plain Hugging Face model
+  const auto compact = formats::make_text_style("compact", 4, "test");
   write_text_style(dir.string(), compact);
   EXPECT_EQ(read_text_style(dir.string()), compact);
-  auto several = problems::make_text_style("compact", 4, "test");  // a model of several problems
-  problems::set_problem_text_style(several, "pfsp", "compact_insert", 0, "test");
-  problems::set_problem_text_style(several, "op", "compact_ranked", 4, "test");
+  auto several = formats::make_text_style("compact", 4, "test");  // a model of several problems
+  formats::set_problem_text_style(several, "pfsp", "compact_insert", 0, "test");
+  formats::set_problem_text_style(several, "op", "compact_ranked", 4, "test");
   write_text_style(dir.string(), several);
   EXPECT_EQ(read_text_style(dir.string()), several);
   fs::remove_all(dir);

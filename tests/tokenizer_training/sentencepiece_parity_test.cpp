@@ -121,7 +121,7 @@ class ParityTest : public ::testing::Test {
     {  // the compact text style's tokenizer, on compact TSP text (the style other problems lack yet)
       CorpusOptions compact = train;
       compact.problems = {"tsp"};
-      compact.style = problems::make_text_style("compact", 3, "test");
+      compact.style = formats::make_text_style("compact", 3, "test");
       TrainOptions options;
       options.vocab_size = 2400;
       options.numbers = NumberHandling::kWholeIds;
@@ -157,7 +157,7 @@ class ParityTest : public ::testing::Test {
     held_out.n = 10;
     for (auto& c : generate_corpus(held_out)) unseen.push_back(std::move(c));
     held_out.problems = {"tsp"};
-    held_out.style = problems::make_text_style("compact", 4, "test");
+    held_out.style = formats::make_text_style("compact", 4, "test");
     for (auto& c : generate_corpus(held_out)) unseen.push_back(std::move(c));
     probes_ = new std::vector<std::string>(probe_strings(corpus_texts(unseen), 7));
   }

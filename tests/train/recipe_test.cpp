@@ -194,7 +194,7 @@ TEST(Recipe, EachProblemMayHaveItsOwnTextStyle) {
                                     "<recipe>");
   const auto recipe = read_recipe(config);
   config.check_unused();
-  EXPECT_EQ(problems::describe(recipe.text_style),
+  EXPECT_EQ(formats::describe(recipe.text_style),
             "compact, 4 candidates; jssp: compact; op: compact_ranked, 4 candidates; pfsp: compact_insert");
   expect_error(base + "text: {style: compact, problems: {tps: {style: compact}}}", "text.problems.tps: unknown problem 'tps'");
   expect_error(base + "text: {style: compact, problems: {op: {style: ranked}}}", "text.problems.op: unknown text style 'ranked'");

@@ -12,7 +12,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/model/safetensors.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/scoring/text_style_file.h"
 
 namespace falcon::train {
@@ -169,8 +169,8 @@ TEST_F(TrainerTest, AModelOfSeveralProblemsWritesEachInItsOwnText) {
   const auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 2u);
   EXPECT_EQ(result.stages[1].steps, 4);
-  auto expected = problems::make_text_style("compact", 2, "t");
-  problems::set_problem_text_style(expected, "mis", "compact_ranked", 0, "t");
+  auto expected = formats::make_text_style("compact", 2, "t");
+  formats::set_problem_text_style(expected, "mis", "compact_ranked", 0, "t");
   EXPECT_EQ(scoring::read_text_style((dir_ / "two" / "final").string()), expected);
 
   // Each problem's own figures: every SFT step (one batch, from one dataset) logs its loss under

@@ -1,4 +1,4 @@
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +18,13 @@
 
 namespace falcon::problems {
 namespace {
+
+using formats::TextStyle;
+using formats::with_text_style;
+using formats::make_text_style;
+using formats::set_problem_text_style;
+using formats::describe;
+using formats::writes_notes;
 
 std::shared_ptr<tsp::TspInstance> three_points() {
   auto inst = std::make_shared<tsp::TspInstance>();
@@ -196,11 +203,6 @@ TEST(TextStyle, EachProblemMayHaveItsOwnStyle) {
   EXPECT_EQ(style.per_problem.size(), 2u);
 }
 
-}  // namespace
-}  // namespace falcon::problems
-
-namespace falcon::problems {
-namespace {
 
 TEST(SymmetricCopy, TspKeepsTheObjectiveAndChangesTheText) {
   GenerateOptions options;

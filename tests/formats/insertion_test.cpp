@@ -11,12 +11,14 @@
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "tests/solvers/pfsp_test_util.h"
 
 namespace falcon::problems::pfsp {
 namespace {
 
+using formats::with_text_style;
+using formats::make_text_style;
 using solvers::testing::random_pfsp_instance;
 
 const Problem& insert_style() { return with_text_style(problem(), make_text_style("compact_insert", 0, "test")); }

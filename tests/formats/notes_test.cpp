@@ -15,11 +15,14 @@
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
-#include "falcon/problems/text_style.h"
+#include "falcon/formats/text_style.h"
 #include "falcon/problems/tsp.h"
 
 namespace falcon::problems {
 namespace {
+
+using formats::with_text_style;
+using formats::make_text_style;
 
 const Problem& echo(const std::string& problem) {
   return with_text_style(problem_by_name(problem), make_text_style("compact_echo", 0, "test"));

@@ -1,0 +1,110 @@
+#include "falcon/formats/ranked.h"
+
+#include "falcon/core/error.h"
+#include "falcon/formats/compact.h"
+#include "falcon/problems/cvrp.h"
+#include "falcon/problems/mis_mvc.h"
+#include "falcon/problems/op.h"
+#include "falcon/problems/pfsp.h"
+
+namespace falcon::formats {
+namespace {
+
+namespace op = problems::op;
+namespace cvrp = problems::cvrp;
+namespace mis_mvc = problems::mis_mvc;
+namespace pfsp = problems::pfsp;
+using problems::EchoNotes;
+using problems::GraphInstance;
+using problems::Instance;
+using problems::instance_as;
+using problems::Solution;
+
+// A problem's ranked notes, the order its heuristic writes a solution in (null: the solution's
+// own, when the order is the solution), and its grammar when not the echo's.
+struct ProblemRanking {
+  std::string_view problem;
+  EchoNotes (*notes)(const Instance& instance, const Solution& items);
+  Solution (*order)(const Instance& instance, const Solution& solution);
+  std::string_view grammar;
+};
+
+const ProblemRanking kRankings[] = {
+    {"cvrp",
+     [](const Instance& i, const Solution& s) {
+       return cvrp::ranked_notes(instance_as<cvrp::CvrpInstance>(i, "cvrp"), s);
+     },
+     [](const Instance& i, const Solution& s) {
+       return cvrp::ranked_order(instance_as<cvrp::CvrpInstance>(i, "cvrp"), s);
+     },
+     "cvrp_ranked"},
+    {"op",
+     [](const Instance& i, const Solution& s) { return op::ranked_notes(instance_as<op::OpInstance>(i, "op"), s); },
+     [](const Instance& i, const Solution& s) { return op::ranked_order(instance_as<op::OpInstance>(i, "op"), s); },
+     "op_ranked"},
+    {"mis",
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mis_ranked_notes(instance_as<GraphInstance>(i, "mis"), s);
+     },
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mis_ranked_order(instance_as<GraphInstance>(i, "mis"), s);
+     },
+     ""},
+    {"mvc",
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mvc_ranked_notes(instance_as<GraphInstance>(i, "mvc"), s);
+     },
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mvc_ranked_order(instance_as<GraphInstance>(i, "mvc"), s);
+     },
+     ""},
+    {"pfsp",
+     [](const Instance& i, const Solution& s) {
+       return pfsp::ranked_notes(instance_as<pfsp::PfspInstance>(i, "pfsp"), s);
+     },
+     nullptr, ""},
+};
+
+const ProblemRanking* ranking_of(const problems::Problem& problem) {
+  for (const auto& r : kRankings)
+    if (r.problem == problem.name()) return &r;
+  return nullptr;
+}
+
+const ProblemRanking& written_ranking(const problems::Problem& problem) {
+  const ProblemRanking* ranking = ranking_of(problem);
+  if (ranking == nullptr)
+    throw Error(not_written("compact_ranked", problem, "its ranking to falcon/formats/ranked.cpp", "compact_state"));
+  return *ranking;
+}
+
+class RankedFormat final : public Format {
+ public:
+  std::string_view name() const override { return "compact_ranked"; }
+  bool writes_notes() const override { return true; }
+  std::string prompt(const problems::Problem& problem, const Instance& instance, int candidates) const override {
+    return compact_prompt(problem, instance, candidates, PromptFor::kState, name());
+  }
+  problems::TextShape shape(const problems::Problem& problem) const override {
+    const ProblemRanking* ranking = ranking_of(problem);
+    const bool own = ranking != nullptr && !ranking->grammar.empty();
+    return compact_shape(problem, /*notes=*/true,
+                         own ? std::string(ranking->grammar) : problem.grammar_name() + "_echo");
+  }
+  Solution items(const problems::Problem& problem, const Instance& instance, const Solution& solution) const override {
+    const ProblemRanking& ranking = written_ranking(problem);
+    return ranking.order != nullptr ? ranking.order(instance, solution) : solution;
+  }
+  EchoNotes notes(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
+    return written_ranking(problem).notes(instance, items);
+  }
+};
+
+}  // namespace
+
+const Format& ranked_format() {
+  static const RankedFormat format;
+  return format;
+}
+
+}  // namespace falcon::formats
