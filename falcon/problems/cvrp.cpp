@@ -360,7 +360,9 @@ namespace {
 
 class CvrpProblem final : public Problem {
  public:
-  CvrpProblem() : Problem("cvrp", Sense::kMinimize, kLocalityConstant, {"Routes", /*nested=*/true, /*allow_empty=*/false, 0, 1, "cvrp"}) {}
+  CvrpProblem()
+      : Problem("cvrp", Sense::kMinimize, kLocalityConstant,
+                {"Routes", /*nested=*/true, /*allow_empty=*/false, 0, 1, "cvrp", /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return cvrp::generate(options, seed);
   }

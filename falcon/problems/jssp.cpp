@@ -217,7 +217,9 @@ namespace {
 
 class JsspProblem final : public Problem {
  public:
-  JsspProblem() : Problem("jssp", Sense::kMinimize, 2.0, {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, 1, "jssp"}) {}
+  JsspProblem()
+      : Problem("jssp", Sense::kMinimize, 2.0,
+                {"Schedule", /*nested=*/true, /*allow_empty=*/false, 1, 1, "jssp", /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return jssp::generate(options, seed);
   }

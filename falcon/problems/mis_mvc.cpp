@@ -338,7 +338,8 @@ namespace {
 class GraphProblem : public Problem {
  public:
   GraphProblem(std::string_view name, Sense sense)
-      : Problem(name, sense, 1.0, {"Set", /*nested=*/false, /*allow_empty=*/true, 0, 0, std::string(name)}) {}
+      : Problem(name, sense, 1.0,
+                {"Set", /*nested=*/false, /*allow_empty=*/true, 0, 0, std::string(name), /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return mis_mvc::generate(options, seed, name());
   }

@@ -344,7 +344,9 @@ namespace {
 
 class OpProblem final : public Problem {
  public:
-  OpProblem() : Problem("op", Sense::kMaximize, 1.0, {"Route", /*nested=*/false, /*allow_empty=*/true, 0, 0, "op"}) {}
+  OpProblem()
+      : Problem("op", Sense::kMaximize, 1.0,
+                {"Route", /*nested=*/false, /*allow_empty=*/true, 0, 0, "op", /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return op::generate(options, seed);
   }

@@ -374,7 +374,9 @@ namespace {
 
 class PfspProblem final : public Problem {
  public:
-  PfspProblem() : Problem("pfsp", Sense::kMinimize, 1.0, {"Order", /*nested=*/false, /*allow_empty=*/false, 1, 1, "pfsp"}) {}
+  PfspProblem()
+      : Problem("pfsp", Sense::kMinimize, 1.0,
+                {"Order", /*nested=*/false, /*allow_empty=*/false, 1, 1, "pfsp", /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return pfsp::generate(options, seed);
   }

@@ -1,6 +1,6 @@
 #pragma once
 // What a solution's picture shows. Each problem describes its own solutions in one of three
-// forms (Problem::picture), and eval/solution_svg.h draws the form as SVG:
+// forms (Problem::picture), and scoring/solution_svg.h draws the form as SVG:
 //   RouteMap    routing: the nodes on the plane, one path per route;
 //   GanttChart  scheduling: one row of bars per machine;
 //   GraphSet    graphs: the vertices and edges, the chosen set.

@@ -114,7 +114,7 @@ class Problem {
   // next. Throws for a problem that has none (the semantic mask is then refused by name).
   virtual std::unique_ptr<SemanticConstraint> semantic_constraint(std::shared_ptr<const Instance> instance) const;
 
-  // What the picture of `solution` shows (picture.h; eval/solution_svg.h draws it). `raw`, when
+  // What the picture of `solution` shows (picture.h; scoring/solution_svg.h draws it). `raw`, when
   // given, is the model's solution before repair: the picture then marks what repair changed.
   // Throws for a problem that has no picture.
   virtual Picture picture(const Instance& instance, const Solution& solution, const Solution* raw) const;

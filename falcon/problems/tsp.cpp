@@ -122,7 +122,9 @@ namespace {
 
 class TspProblem final : public Problem {
  public:
-  TspProblem() : Problem("tsp", Sense::kMinimize, 1.0, {"Route", /*nested=*/false, /*allow_empty=*/false, 0, 0, "tsp"}) {}
+  TspProblem()
+      : Problem("tsp", Sense::kMinimize, 1.0,
+                {"Route", /*nested=*/false, /*allow_empty=*/false, 0, 0, "tsp", /*index_prefix=*/"", /*echo=*/false}) {}
   std::shared_ptr<Instance> generate(const GenerateOptions& options, std::uint64_t seed) const override {
     return tsp::generate(options, seed);
   }
