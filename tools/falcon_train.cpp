@@ -28,7 +28,7 @@ void print_summary(const falcon::train::TrainResult& result) {
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const auto& s : result.stages) {
     std::printf("| %s | %s | %lld | %.0fs | %.4f | %.1f%% | %.1f%% | %.2f%% |\n", s.name.c_str(),
-                falcon::train::to_string(s.kind).c_str(), static_cast<long long>(s.steps), s.seconds, s.last_loss,
+                falcon::recipe::to_string(s.kind).c_str(), static_cast<long long>(s.steps), s.seconds, s.last_loss,
                 100 * s.eval.sample_feasible_raw, 100 * s.eval.feasible, 100 * s.eval.mean_gap);
     for (const auto& [name, e] : s.eval.by_dataset)  // a model of several datasets: each one's figures
       std::printf("| %s: %s | | | | | %.1f%% | %.1f%% | %.2f%% |\n", s.name.c_str(), name.c_str(),

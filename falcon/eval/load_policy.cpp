@@ -10,11 +10,11 @@
 #include "falcon/model/adapters.h"
 #include "falcon/model/checkpoint.h"
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_presets.h"
+#include "falcon/model/config/model_presets.h"
 #include "falcon/model/safetensors.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/scoring/text_style_file.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 
 namespace falcon::eval {
 
@@ -55,10 +55,10 @@ Policy from_checkpoint(const ModelSpec& spec, const torch::Device& device) {
                 "'; give a step_N directory or a falcon_train run's output_dir/checkpoints");
   // The run's resolved recipe gives the model's shape and the stages' LoRA settings.
   auto recipe_config = Config::from_string(read_file(dir + "/config.yaml"), dir + "/config.yaml");
-  const auto recipe = train::read_recipe(recipe_config);
+  const auto recipe = recipe::read_recipe(recipe_config);
   auto model_config = model::resolve_model_section(recipe_config, "model");
   auto tokenizer = text::Tokenizer::load(spec.tokenizer).with_chat_template(recipe.text_style.chat);
-  model_config.vocab_size = train::model_vocab_size(recipe, tokenizer.vocab_size());  // as falcon_train sizes it
+  model_config.vocab_size = recipe::model_vocab_size(recipe, tokenizer.vocab_size());  // as falcon_train sizes it
 
   const auto state = nlohmann::json::parse(read_file(dir + "/trainer_state.json"), nullptr, false);
   if (!state.is_object() || !state.contains("stage"))

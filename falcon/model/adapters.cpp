@@ -5,7 +5,7 @@
 #include <set>
 
 #include "falcon/core/error.h"
-#include "falcon/model/json_file.h"
+#include "falcon/model/config/json_file.h"
 #include "falcon/model/state_dict.h"
 
 namespace falcon::model {

@@ -13,7 +13,7 @@
 #include "falcon/core/config.h"
 #include "falcon/core/error.h"
 #include "falcon/model/adamw_state.h"
-#include "falcon/model/json_file.h"
+#include "falcon/model/config/json_file.h"
 #include "falcon/model/state_dict.h"
 
 namespace falcon::model {

@@ -8,7 +8,7 @@
 
 #include "falcon/core/atomic_file.h"
 #include "falcon/core/error.h"
-#include "falcon/model/json_file.h"
+#include "falcon/model/config/json_file.h"
 #include "falcon/model/state_dict.h"
 
 namespace falcon::model {

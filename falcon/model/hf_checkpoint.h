@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 #include "falcon/model/safetensors.h"
 
 namespace falcon::model {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "falcon/core/torch/shim.h"
-#include "falcon/model/lora_config.h"
+#include "falcon/model/config/lora_config.h"
 
 namespace falcon::model {
 

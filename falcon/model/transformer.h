@@ -19,7 +19,7 @@
 #include "falcon/core/torch/shim.h"
 #include "falcon/model/kv_cache.h"
 #include "falcon/model/lora.h"
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 
 namespace falcon::model {
 

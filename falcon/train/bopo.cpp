@@ -5,6 +5,8 @@
 #include <map>
 #include <numeric>
 
+#include "falcon/train/policy_scoring.h"
+
 namespace falcon::train {
 
 std::optional<BopoPairs> bopo_pairs(const std::vector<ScoredSample>& group, problems::Sense sense, bool infeasible_losers) {
@@ -78,17 +80,17 @@ std::vector<Candidate> candidates(const policy::RolloutItem& item, const std::ve
 
 }  // namespace
 
-MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
-                        const StageSpec& stage) {
+MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items,
+                        const std::vector<std::vector<policy::RolloutSample>>& groups, const recipe::StageSpec& stage) {
+  const auto& keys = stage.keys_of<recipe::BopoKeys>();
   MicroBatch batch;
-  batch.kind = StageKind::kBopo;
+  batch.kind = recipe::StageKind::kBopo;
   auto& m = batch.metrics;
   for (std::size_t g = 0; g < items.size(); ++g) {
-    auto cands = candidates(items[g], groups[g], stage.anchor_on_label);
+    auto cands = candidates(items[g], groups[g], keys.anchor_on_label);
     std::vector<ScoredSample> scores;
     for (const auto& c : cands) scores.push_back(c.score);
-    auto pairs = bopo_pairs(scores, items[g].problem->sense(),
-                            stage.infeasible_losers_for(items[g].problem->name()));
+    auto pairs = bopo_pairs(scores, items[g].problem->sense(), keys.infeasible_losers_for(items[g].problem->name()));
     if (!pairs) {
       ++m.skipped_groups;
       continue;
@@ -116,26 +118,28 @@ MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std
   return batch;
 }
 
-torch::Tensor bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const ScoredBatch& scored,
-                                    const StageSpec& stage, int pad_id, double step_count) {
+MicroBatchLoss bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const recipe::StageSpec& stage,
+                                     int pad_id, double step_count) {
+  const auto& keys = stage.keys_of<recipe::BopoKeys>();
+  const auto scored = score_sequences(model, batch.sequences, pad_id, keys.length_normalise);
   const auto device = scored.sequence_logp.device();
   auto w = torch::tensor(batch.winner, torch::kInt64).to(device);                  // (P,)
   auto l = torch::tensor(batch.loser, torch::kInt64).to(device);                   // (P,)
   auto c = torch::tensor(batch.coefficients, torch::kDouble).to(device) / step_count;  // (P,) E_p over the step
   torch::Tensor ref_w, ref_l;
-  if (stage.reference == "adapters") {
-    auto ref = score_under_reference(model, batch.sequences, pad_id, stage.length_normalise).sequence_logp;  // (S,)
+  if (keys.reference == "adapters") {
+    auto ref = score_under_reference(model, batch.sequences, pad_id, keys.length_normalise).sequence_logp;  // (S,)
     ref_w = ref.index_select(0, w);
     ref_l = ref.index_select(0, l);
   }
   const auto& lp = scored.sequence_logp;  // (S,)
-  auto loss = bopo_loss(lp.index_select(0, w), lp.index_select(0, l), c, stage.beta, ref_w, ref_l);  // ()
-  if (stage.sft_weight > 0) {
+  auto loss = bopo_loss(lp.index_select(0, w), lp.index_select(0, l), c, keys.beta, ref_w, ref_l);  // ()
+  if (keys.sft_weight > 0) {
     auto best = torch::tensor(batch.best, torch::kInt64).to(device);                                   // (G,)
     auto best_nll = -(scored.token_logp * scored.mask).sum(-1) / scored.mask.sum(-1).clamp_min(1.0);  // (S,)
-    loss = loss + stage.sft_weight * best_nll.index_select(0, best).sum() / step_count;
+    loss = loss + keys.sft_weight * best_nll.index_select(0, best).sum() / step_count;
   }
-  return loss;
+  return {loss, scored.tokens, scored.positions};
 }
 
 }  // namespace falcon::train

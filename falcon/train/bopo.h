@@ -5,13 +5,15 @@
 //   pairs (y*, y_i) for every other feasible y_i, w_i = Delta_i / mean(Delta),
 //          Delta_i = |f(y_i) - f(y*)| in the problem's sense;
 //   loss = E_p [ -(1 / (K' - 1)) sum_i w_i log sigma(beta (log pi(y*) - log pi(y_i))) ],
-// the expectation being one mean over the used groups of the whole optimizer step (stage_steps.h).
+// the expectation being one mean over the used groups of the whole optimizer step (train_step.h).
+// Its keys: recipe/bopo_keys.h.
 #include <optional>
 #include <vector>
 
-#include "falcon/train/policy_scoring.h"
-#include "falcon/train/preferences.h"
-#include "falcon/train/stage_steps.h"
+#include "falcon/policy/rollout.h"
+#include "falcon/recipe/stage.h"
+#include "falcon/train/scored_sample.h"
+#include "falcon/train/train_step.h"
 
 namespace falcon::train {
 
@@ -39,14 +41,14 @@ torch::Tensor bopo_loss(const torch::Tensor& logp_winner, const torch::Tensor& l
                         const torch::Tensor& ref_winner = {}, const torch::Tensor& ref_loser = {});
 
 // The pairs of every group of a micro-batch, each sequence once; count = used groups. With
-// stage.anchor_on_label the reference label joins each group's candidates.
-MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items, const std::vector<std::vector<policy::RolloutSample>>& groups,
-                        const StageSpec& stage);
+// anchor_on_label the reference label joins each group's candidates.
+MicroBatch prepare_bopo(const std::vector<policy::RolloutItem>& items,
+                        const std::vector<std::vector<policy::RolloutSample>>& groups, const recipe::StageSpec& stage);
 
 // The micro-batch's part of the step's BOPO loss (divided by step_count, the used groups of the
-// whole step), from its sequences' scores; stage.reference == "adapters" scores them again with
-// the adapters disabled, stage.sft_weight adds the per-token NLL of each y*.
-torch::Tensor bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const ScoredBatch& scored,
-                                    const StageSpec& stage, int pad_id, double step_count);
+// whole step); reference: adapters scores the sequences again with the adapters disabled,
+// sft_weight adds the per-token NLL of each y*.
+MicroBatchLoss bopo_micro_batch_loss(model::CausalLm& model, const MicroBatch& batch, const recipe::StageSpec& stage,
+                                     int pad_id, double step_count);
 
 }  // namespace falcon::train

@@ -23,7 +23,7 @@ int rank_threads(int threads, const distributed::DistributedEnv& env) {
   return std::max(1, cores / env.local_world_size);  // N ranks on C cores fight over them otherwise
 }
 
-distributed::DistributedOptions distributed_options(const DistributedSpec& spec, const torch::Device& device) {
+distributed::DistributedOptions distributed_options(const recipe::DistributedSpec& spec, const torch::Device& device) {
   distributed::DistributedOptions options;
   options.backend = spec.backend;
   options.device = device;

@@ -8,7 +8,7 @@
 
 #include "falcon/distributed/context.h"
 #include "falcon/model/transformer.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 
 namespace falcon::train {
 
@@ -20,7 +20,7 @@ torch::Device rank_device(const std::string& device, const distributed::Distribu
 // (LOCAL_WORLD_SIZE), else 0 (= every core) for one process.
 int rank_threads(int threads, const distributed::DistributedEnv& env);
 
-distributed::DistributedOptions distributed_options(const DistributedSpec& spec, const torch::Device& device);
+distributed::DistributedOptions distributed_options(const recipe::DistributedSpec& spec, const torch::Device& device);
 
 // Rank 0's values of every parameter on every rank (initial weights, init.checkpoint, resume).
 void broadcast_parameters(distributed::DistributedContext& context, model::CausalLm& model);

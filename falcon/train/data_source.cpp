@@ -16,7 +16,7 @@ namespace falcon::train {
 
 namespace {
 
-data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
+data::DatagenSpec read_spec(const std::string& path, const recipe::TrainingDataSpec& data) {
   auto config = Config::from_file(path);
   config.set_overrides(data.overrides);
   auto spec = data::read_datagen_spec(config);
@@ -24,7 +24,7 @@ data::DatagenSpec read_spec(const std::string& path, const DataSpec& data) {
   return spec;
 }
 
-std::string ensure_dataset(const std::string& path, const DataSpec& data, bool progress, int threads) {
+std::string ensure_dataset(const std::string& path, const recipe::TrainingDataSpec& data, bool progress, int threads) {
   auto spec = read_spec(path, data);
   if (spec.threads == 0) spec.threads = threads;  // not an identity key: the file is the same
   if (!data::dataset_current(spec)) {
@@ -36,13 +36,13 @@ std::string ensure_dataset(const std::string& path, const DataSpec& data, bool p
 
 }  // namespace
 
-std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress, int threads) {
+std::vector<std::string> ensure_datasets(const recipe::TrainingDataSpec& data, bool progress, int threads) {
   std::vector<std::string> paths;
   for (const auto& config : data.configs) paths.push_back(ensure_dataset(config, data, progress, threads));
   return paths;
 }
 
-std::vector<std::string> existing_datasets(const DataSpec& data) {
+std::vector<std::string> existing_datasets(const recipe::TrainingDataSpec& data) {
   std::vector<std::string> paths;
   for (const auto& config : data.configs) {
     const auto spec = read_spec(config, data);

@@ -10,7 +10,7 @@
 #include "falcon/data/reader.h"
 #include "falcon/text/tokenizer.h"
 #include "falcon/train/examples.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 
 namespace falcon::train {
 
@@ -18,11 +18,11 @@ namespace falcon::train {
 // and was made by that config with those split counts (a grown count extends the file; another
 // config is refused, naming the key); returns the dataset paths in the same order. Labels on
 // `threads` cores (the recipe's `threads`; 0 = all) unless the data config sets its own.
-std::vector<std::string> ensure_datasets(const DataSpec& data, bool progress, int threads = 0);
+std::vector<std::string> ensure_datasets(const recipe::TrainingDataSpec& data, bool progress, int threads = 0);
 
 // The same paths, for the ranks that wait while rank 0 runs ensure_datasets: throws
 // falcon::Error when a file is missing or incomplete (output_dir not shared between ranks).
-std::vector<std::string> existing_datasets(const DataSpec& data);
+std::vector<std::string> existing_datasets(const recipe::TrainingDataSpec& data);
 
 struct TrainExample {
   const problems::Problem* problem = nullptr;

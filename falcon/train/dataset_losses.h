@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/train/batch_share.h"
-#include "falcon/train/stage_steps.h"
+#include "falcon/train/train_step.h"
 
 namespace falcon::train {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "falcon/train/losses.h"
+#include "falcon/train/logprobs.h"
 
 namespace falcon::train {
 

@@ -29,7 +29,7 @@ std::string find_tool(const std::string& tool) {
 
 }  // namespace
 
-std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
+std::string ensure_tokenizer(const recipe::Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
                              bool progress) {
   if (!recipe.tokenizer.path.empty()) {
     if (!fs::exists(recipe.tokenizer.path))
@@ -60,7 +60,7 @@ std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string
   return prefix + ".model";
 }
 
-std::string existing_tokenizer(const Recipe& recipe) {
+std::string existing_tokenizer(const recipe::Recipe& recipe) {
   const std::string path = recipe.tokenizer.path.empty() ? recipe.output_dir + "/tokenizer.model" : recipe.tokenizer.path;
   if (!fs::exists(path))
     throw Error(path + ": rank 0 has the tokenizer, but this rank cannot see it: every rank must see output_dir and "

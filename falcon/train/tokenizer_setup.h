@@ -6,17 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 
 namespace falcon::train {
 
 // Returns the path of the tokenizer.model to load. `tool` is the falcon_tokenizer executable;
 // empty = next to this program, then on PATH.
-std::string ensure_tokenizer(const Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
+std::string ensure_tokenizer(const recipe::Recipe& recipe, const std::vector<std::string>& dataset_paths, const std::string& tool,
                              bool progress);
 
 // The same path, for the ranks that wait while rank 0 runs ensure_tokenizer: throws
 // falcon::Error when the file is not there (output_dir not shared between ranks).
-std::string existing_tokenizer(const Recipe& recipe);
+std::string existing_tokenizer(const recipe::Recipe& recipe);
 
 }  // namespace falcon::train

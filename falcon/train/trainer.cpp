@@ -22,15 +22,26 @@
 #include "falcon/policy/grammar_masks.h"
 #include "falcon/scoring/text_style_file.h"
 #include "falcon/text/tokenizer.h"
+#include "falcon/train/algorithms.h"
 #include "falcon/train/batch_share.h"
 #include "falcon/train/data_order.h"
 #include "falcon/train/data_parallel.h"
 #include "falcon/train/dataset_losses.h"
 #include "falcon/train/metrics_log.h"
-#include "falcon/train/stage_steps.h"
+#include "falcon/train/sft.h"
+#include "falcon/train/train_step.h"
 #include "falcon/train/tokenizer_setup.h"
 
 namespace falcon::train {
+
+using recipe::is_model_directory;
+using recipe::read_recipe;
+using recipe::read_training_config;
+using recipe::Recipe;
+using recipe::ScheduleKind;
+using recipe::StageSpec;
+using recipe::TrainingConfig;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -77,9 +88,10 @@ std::vector<torch::Tensor> trainable(model::CausalLm& model) {
 }
 
 std::int64_t stage_length(const StageSpec& stage, std::size_t examples) {
-  if (stage.steps > 0) return stage.steps;
+  if (stage.steps > 0) return stage.steps;  // a sampling stage always gives its steps
   const double per_step = static_cast<double>(stage.batch_size) * stage.grad_accum;
-  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(stage.epochs * examples / per_step)));
+  const double epochs = stage.keys_of<recipe::SftKeys>().epochs;
+  return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil(epochs * examples / per_step)));
 }
 
 void write_final(const std::string& dir, model::CausalLm& model, const model::ModelConfig& config,
@@ -264,7 +276,7 @@ void load_data(Run& run) {
   for (const auto& path : dataset_paths) readers.push_back(data::DatasetReader::open(path));
   run.tokenizer.emplace(text::Tokenizer::load(run.tokenizer_path).with_chat_template(recipe.text_style.chat));
   const auto& tokenizer = *run.tokenizer;
-  run.model_config.vocab_size = model_vocab_size(recipe, tokenizer.vocab_size());
+  run.model_config.vocab_size = recipe::model_vocab_size(recipe, tokenizer.vocab_size());
   run.train_set =
       load_examples(readers, recipe.data.train_split, tokenizer, recipe.data.max_prompt_tokens, 0, recipe.text_style);
   if (recipe.data.augment) check_augmentable(run.train_set, tokenizer);
@@ -318,7 +330,7 @@ std::vector<MicroBatch> make_micro_batches(Run& run, const StageSpec& stage, int
     const auto rows = run.share.slice(stage.batch_size);
     // Every row of a by_dataset micro-batch comes from one dataset, the same on every rank.
     const int dataset = run.recipe.data.batches == "by_dataset" ? run.train_set.examples[order.at(first)].dataset : -1;
-    if (stage.kind == StageKind::kSft) {
+    if (!recipe::samples_policy(stage.kind)) {
       std::vector<Sequence> batch;
       for (auto j = rows.begin; j < rows.end; ++j) {
         const auto& example = run.train_set.examples[order.at(first + j)];
@@ -377,7 +389,7 @@ void log_step(Run& run, const StageSpec& stage, std::int64_t step, const StepMet
                {"tokens_per_second", total.tokens / std::max(seconds, 1e-9)}};
   // The share of the teacher-forced positions that were padding (work that teaches nothing).
   if (total.positions > 0) line["padding"] = 1.0 - static_cast<double>(total.tokens) / static_cast<double>(total.positions);
-  if (stage.kind != StageKind::kSft)
+  if (recipe::samples_policy(stage.kind))
     line.update({{"groups", total.groups}, {"skipped_groups", total.skipped_groups}, {"pairs", total.pairs},
                  {"anchored_on_label", total.anchored_on_label}, {"mean_reward", total.mean_reward()}});
   if (!loss_by_dataset.empty()) line["loss_by_dataset"] = loss_by_dataset;
@@ -397,57 +409,110 @@ const std::vector<std::int64_t>& stage_weights(const Run& run, const StageSpec& 
   return stage.weights.empty() ? run.recipe.data.weights : stage.weights;
 }
 
-// Trains stage s from its first step (or the resumed one) to its last, checkpointing on the way.
-// nullopt when stop_after_steps or stop_requested ended the run inside it (after a checkpoint).
-std::optional<StageResult> train_stage(Run& run, int s) {
-  const auto& stage = run.recipe.stages[s];
-  auto& model = run.model;
-  auto params = trainable(model);
-  torch::optim::AdamW optimizer(params, torch::optim::AdamWOptions(stage.lr.peak)
-                                            .betas({run.recipe.adam_beta1, run.recipe.adam_beta2})
-                                            .eps(run.recipe.adam_eps)
-                                            .weight_decay(stage.weight_decay));
-  auto schedule = stage.lr;
-  schedule.total_steps = stage_length(stage, run.train_set.examples.size());
-  std::int64_t step = 0;
-  if (s == run.resume_stage && !run.resume_dir.empty()) {
-    step = run.resume_state.value("next_step", std::int64_t{0});
-    model::load_checkpoint(run.resume_dir, *model, &optimizer,
-                           {run.config_yaml,
-                            resume_ignored_paths(stage, s, step,
-                                                 stored_stage_length(run.resume_dir, s, run.train_set.examples.size()),
-                                                 schedule.total_steps, run.resume_dir),
-                            stored_recipe_with_defaults});
-  }
-  // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
-  // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.
-  broadcast_parameters(*run.dist, model);
-
-  StageResult sr;
-  sr.name = stage.name;
-  sr.kind = stage.kind;
-  const auto stage_start = Clock::now();
+// The order stage s draws its training examples in: mixed or by dataset, and by length when
+// data.length_buckets asks.
+std::unique_ptr<DataOrder> stage_data_order(const Run& run, const StageSpec& stage, int s) {
   std::vector<int> dataset_of;  // each training example's data.config
   for (const auto& ex : run.train_set.examples) dataset_of.push_back(ex.dataset);
   std::unique_ptr<DataOrder> order =
       make_data_order(run.recipe.data.batches, dataset_of, static_cast<int>(run.recipe.data.configs.size()),
                       stage_weights(run, stage), stage.batch_size, mix(run.recipe.seed, s));
-  if (run.recipe.data.length_buckets > 0) {
-    std::vector<std::int64_t> lengths;
-    for (const auto& ex : run.train_set.examples)
-      lengths.push_back(static_cast<std::int64_t>(ex.prompt.size() + ex.solution.size()));
-    order = std::make_unique<LengthBucketOrder>(std::move(order), std::move(lengths), dataset_of, stage.batch_size,
-                                                run.recipe.data.length_buckets, mix(run.recipe.seed, s) ^ 0x6c656e67ull);
+  if (run.recipe.data.length_buckets == 0) return order;
+  std::vector<std::int64_t> lengths;
+  for (const auto& ex : run.train_set.examples)
+    lengths.push_back(static_cast<std::int64_t>(ex.prompt.size() + ex.solution.size()));
+  return std::make_unique<LengthBucketOrder>(std::move(order), std::move(lengths), dataset_of, stage.batch_size,
+                                             run.recipe.data.length_buckets, mix(run.recipe.seed, s) ^ 0x6c656e67ull);
+}
+
+// The step stage s starts at: 0, or the resumed checkpoint's next step, its weights and optimizer
+// state loaded. Then every rank takes rank 0's weights.
+std::int64_t start_stage_at(Run& run, int s, torch::optim::AdamW& optimizer, std::int64_t total_steps) {
+  const auto& stage = run.recipe.stages[s];
+  std::int64_t step = 0;
+  if (s == run.resume_stage && !run.resume_dir.empty()) {
+    step = run.resume_state.value("next_step", std::int64_t{0});
+    const auto stored_total = stored_stage_length(run.resume_dir, s, run.train_set.examples.size());
+    model::load_checkpoint(run.resume_dir, *run.model, &optimizer,
+                           {run.config_yaml,
+                            resume_ignored_paths(stage, s, step, stored_total, total_steps, run.resume_dir),
+                            stored_recipe_with_defaults});
   }
+  // Every rank reads the same files and draws the same seeds; rank 0's weights make sure.
+  // The optimizer state needs no broadcast: it is loaded from the same checkpoint or empty.
+  broadcast_parameters(*run.dist, run.model);
+  return step;
+}
+
+// What one stage's steps share.
+struct StageLoop {
+  const StageSpec& stage;
+  int s;
+  std::vector<torch::Tensor> params;
+  std::unique_ptr<torch::optim::AdamW> optimizer;
+  std::unique_ptr<DataOrder> order;
+  policy::MaskFactory masks;
+  std::optional<DatasetLosses> dataset_losses;  // each dataset's loss in its own series
+  std::vector<StepMetrics> each_micro_batch;
+};
+
+StageLoop make_stage_loop(Run& run, int s) {
+  const auto& stage = run.recipe.stages[s];
+  auto params = trainable(run.model);
+  auto optimizer = std::make_unique<torch::optim::AdamW>(params, torch::optim::AdamWOptions(stage.lr.peak)
+                                                                     .betas({run.recipe.adam_beta1, run.recipe.adam_beta2})
+                                                                     .eps(run.recipe.adam_eps)
+                                                                     .weight_decay(stage.weight_decay));
   decoding::GrammarOptions mask_options;
   mask_options.semantic = stage.rollout.semantic_mask;
   mask_options.computed_notes = stage.rollout.computed_notes;
-  const auto masks = policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, mask_options);
-  // Each dataset's loss in its own series, where each micro-batch comes from one dataset.
-  std::optional<DatasetLosses> dataset_losses;
+  std::optional<DatasetLosses> dataset_losses;  // where each micro-batch comes from one dataset
   if (run.recipe.data.batches == "by_dataset" && run.train_set.dataset_names.size() > 1)
     dataset_losses.emplace(run.train_set.dataset_names);
-  std::vector<StepMetrics> each_micro_batch;
+  return StageLoop{stage,
+                   s,
+                   params,
+                   std::move(optimizer),
+                   stage_data_order(run, stage, s),
+                   policy::make_mask_factory(*run.tokenizer, stage.rollout.grammar, mask_options),
+                   std::move(dataset_losses),
+                   {}};
+}
+
+// One optimizer step at learning rate lr: this rank's micro-batches, their gradients summed over
+// the ranks, clipped and applied. Returns the global metrics and the gradient norm.
+std::pair<StepMetrics, double> optimizer_step(Run& run, StageLoop& loop, std::int64_t step, double lr) {
+  const auto& stage = loop.stage;
+  for (auto& group : loop.optimizer->param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+  const auto micro_batches = make_micro_batches(run, stage, loop.s, step, *loop.order, loop.masks);
+  const StepMetrics mine = train_step(run.model, micro_batches, stage, run.tokenizer->pad_id(), run.share,
+                                      loop.dataset_losses ? &loop.each_micro_batch : nullptr);
+  if (loop.dataset_losses) loop.dataset_losses->add_step(micro_batches, loop.each_micro_batch, run.share);
+  // Each rank's loss was its part of the global one, so the summed gradient is the global
+  // batch's; every rank then clips and steps identically.
+  run.dist->sum_gradients(loop.params);
+  const StepMetrics total = global_metrics(mine, run.share);
+  double grad_norm = 0.0;
+  if (stage.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(loop.params, stage.grad_clip);
+  loop.optimizer->step();
+  loop.optimizer->zero_grad();
+  ++run.global_step;
+  ++run.steps_this_process;
+  return {total, grad_norm};
+}
+
+// Trains stage s from its first step (or the resumed one) to its last, checkpointing on the way.
+// nullopt when stop_after_steps or stop_requested ended the run inside it (after a checkpoint).
+std::optional<StageResult> train_stage(Run& run, int s) {
+  StageLoop loop = make_stage_loop(run, s);
+  const auto& stage = loop.stage;
+  auto schedule = stage.lr;
+  schedule.total_steps = stage_length(stage, run.train_set.examples.size());
+  std::int64_t step = start_stage_at(run, s, *loop.optimizer, schedule.total_steps);
+  StageResult sr;
+  sr.name = stage.name;
+  sr.kind = stage.kind;
+  const auto stage_start = Clock::now();
   Progress bar(stage.name, static_cast<long>(schedule.total_steps), run.progress);
   bar.resume_at(static_cast<long>(step));
   // A signal during a step asks to stop after it, with a checkpoint; outside the steps it stops at once.
@@ -456,21 +521,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
   for (; step < schedule.total_steps; ++step) {
     const auto step_start = Clock::now();
     const double lr = schedule.at(step);
-    for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
-    const auto micro_batches = make_micro_batches(run, stage, s, step, *order, masks);
-    const StepMetrics mine = train_step(model, micro_batches, stage, run.tokenizer->pad_id(), run.share,
-                                        dataset_losses ? &each_micro_batch : nullptr);
-    if (dataset_losses) dataset_losses->add_step(micro_batches, each_micro_batch, run.share);
-    // Each rank's loss was its part of the global one, so the summed gradient is the global
-    // batch's; every rank then clips and steps identically.
-    run.dist->sum_gradients(params);
-    const StepMetrics total = global_metrics(mine, run.share);
-    double grad_norm = 0.0;
-    if (stage.grad_clip > 0) grad_norm = torch::nn::utils::clip_grad_norm_(params, stage.grad_clip);
-    optimizer.step();
-    optimizer.zero_grad();
-    ++run.global_step;
-    ++run.steps_this_process;
+    const auto [total, grad_norm] = optimizer_step(run, loop, step, lr);
     const double seconds = std::chrono::duration<double>(Clock::now() - step_start).count();
     sr.last_loss = total.loss;
     sr.skipped_groups += total.skipped_groups;
@@ -478,7 +529,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     bar.set_status(fmt_status(sr.last_loss, lr, total.tokens / std::max(seconds, 1e-9)));
     bar.advance();
     if ((step + 1) % run.recipe.log_every == 0 || step + 1 == schedule.total_steps) {
-      const json loss_by_dataset = dataset_losses ? dataset_losses->take() : json::object();
+      const json loss_by_dataset = loop.dataset_losses ? loop.dataset_losses->take() : json::object();
       if (run.main) log_step(run, stage, step, total, sr.last_loss, lr, grad_norm, seconds, loss_by_dataset);
       if (const auto threads = run.threads->update(); threads && run.progress)
         std::fprintf(stderr, "\ntrain: %d threads from step %lld (the cores other processes leave free)\n", *threads,
@@ -486,7 +537,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     }
     const bool stop_now = stop_after_this_step(run);
     if (run.main && ((run.recipe.checkpoint_every > 0 && run.global_step % run.recipe.checkpoint_every == 0) || stop_now))
-      run.last_checkpoint = save_checkpoint(run, s, stage, optimizer, step + 1);
+      run.last_checkpoint = save_checkpoint(run, s, stage, *loop.optimizer, step + 1);
     if (stop_now) {
       bar.finish();
       run.dist->barrier();  // no rank returns before the checkpoint is on disk
@@ -494,7 +545,7 @@ std::optional<StageResult> train_stage(Run& run, int s) {
     }
   }
   bar.finish();
-  if (run.main) save_checkpoint(run, s, stage, optimizer, schedule.total_steps);
+  if (run.main) save_checkpoint(run, s, stage, *loop.optimizer, schedule.total_steps);
   sr.steps = schedule.total_steps;
   sr.seconds = std::chrono::duration<double>(Clock::now() - stage_start).count();
   return sr;

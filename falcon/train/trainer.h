@@ -19,7 +19,7 @@
 
 #include "falcon/core/config.h"
 #include "falcon/train/evaluate.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 
 namespace falcon::train {
 
@@ -36,7 +36,7 @@ struct TrainOptions {
 
 struct StageResult {
   std::string name;
-  StageKind kind = StageKind::kSft;
+  recipe::StageKind kind = recipe::StageKind::kSft;
   std::int64_t steps = 0;
   double seconds = 0.0;
   double last_loss = 0.0;

@@ -147,7 +147,7 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
 
 TEST(GrammarParser, EmbeddedGrammarsAreTheFilesOfGrammarsDir) {
   for (const auto& name : builtin_grammar_names()) {
-    const std::string path = std::string(FALCON_TEST_DATA_DIR) + "/../../grammars/" + name + ".bnf";
+    const std::string path = std::string(FALCON_FIXTURES_DIR) + "/../../grammars/" + name + ".bnf";
     std::ifstream in(path, std::ios::binary);
     ASSERT_TRUE(in.good()) << path;
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

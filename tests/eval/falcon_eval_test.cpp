@@ -23,7 +23,7 @@
 #include "falcon/eval/load_policy.h"
 #include "falcon/eval/run_eval.h"
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_presets.h"
+#include "falcon/model/config/model_presets.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/model/transformer.h"
 #include "falcon/policy/prompt_text.h"
@@ -70,7 +70,7 @@ class FalconEvalTest : public ::testing::Test {
     data_config.check_unused();
     data::run_datagen(spec, {/*progress=*/false});
     // A random tiny model in the layout falcon_train writes to final/.
-    const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+    const std::string tokenizer = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
     auto config = model::model_preset("tiny");
     config.vocab_size = text::Tokenizer::load(tokenizer).vocab_size();
     config.hidden_size = 32;
@@ -457,7 +457,7 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
 
   // The positions each instance needs, counted independently of policy_items: the output budget
   // is sized by the simple heuristic's solution (nearest neighbour for TSP), never by the label.
-  const std::string tokenizer_path = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  const std::string tokenizer_path = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
   const auto tokenizer = text::Tokenizer::load(tokenizer_path);
   DataSpec data;
   data.dataset = (dir_ / "tsp_sizes.h5").string();
@@ -537,7 +537,7 @@ TEST_F(FalconEvalTest, InstancesOverTheContextStopTheRunOrAreLeftOut) {
 // and from its last checkpoint (adapters rebuilt from the recipe, unmerged): greedy decoding
 // delivers the same solutions.
 TEST_F(FalconEvalTest, CheckpointAndFinalDirectoryGiveTheSameGreedySolutions) {
-  const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  const std::string tokenizer = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
   auto recipe = Config::from_string("output_dir: " + (dir_ / "run").string() + R"(
 seed: 3
 model: {preset: tiny, hidden_size: 32, intermediate_size: 64}
@@ -594,7 +594,7 @@ eval: {instances: 0}
 // falcon_train run's eval line equals falcon_eval on its final/ model with the same instances,
 // N, temperature and seed (the trainer's seed is Rng::for_item(recipe seed, 9999)'s first draw).
 TEST_F(FalconEvalTest, TheTrainersStageEvaluationIsFalconEvalsFixedRow) {
-  const std::string tokenizer = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+  const std::string tokenizer = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
   auto recipe = Config::from_string("output_dir: " + (dir_ / "stage_eval_run").string() + R"(
 seed: 5
 model: {preset: tiny, hidden_size: 32, intermediate_size: 64}

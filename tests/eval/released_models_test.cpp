@@ -112,7 +112,7 @@ TEST_F(ReleasedModels, EachAnswersAnInstanceFileThatCarriesNoLabel) {
     const std::string problem = read_json(model / "release.json").at("problem");
     if (!kUnlabelledFile.count(problem)) continue;  // models/all names no single problem
     const auto out = dir_ / ("files_" + model.filename().string());
-    auto config = Config::from_string("model: {path: " + model.string() + "}\ndata: {files: [" FALCON_TEST_DATA_DIR "/" +
+    auto config = Config::from_string("model: {path: " + model.string() + "}\ndata: {files: [" FALCON_FIXTURES_DIR "/" +
                                           kUnlabelledFile.at(problem) + "], problem: " + problem +
                                           "}\nrows: [{type: greedy, computed_notes: auto}]\n"
                                           "threads: 1\noutput_dir: " + out.string() + "\n",

@@ -7,7 +7,7 @@
 #include "falcon/core/error.h"
 #include "falcon/data/datagen_spec.h"
 #include "falcon/scoring/eval_spec.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 #include "tests/fuzz/input_fuzz_targets.h"
 
 namespace falcon::fuzz {
@@ -24,7 +24,7 @@ int config_one_input(const std::uint8_t* data, std::size_t size) {
     } else if (reader == 1) {
       (void)scoring::read_eval_spec(config);
     } else {
-      (void)train::read_training_config(config);  // checks unused keys itself
+      (void)recipe::read_training_config(config);  // checks unused keys itself
     }
     config.check_unused();
   } catch (const Error&) {

@@ -18,14 +18,14 @@
 #include "falcon/data/datagen.h"
 #include "falcon/data/datagen_spec.h"
 #include "falcon/decoding/grammar.h"
-#include "falcon/train/recipe.h"
+#include "falcon/recipe/recipe.h"
 #include "tests/fuzz/input_fuzz_targets.h"
 
 namespace falcon::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kRepo = fs::path(FALCON_TEST_DATA_DIR) / ".." / "..";
+const fs::path kRepo = fs::path(FALCON_FIXTURES_DIR) / ".." / "..";
 
 std::string read_bytes(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -75,7 +75,7 @@ TEST(InputFuzzReplay, ConfigsOfDatagenEvalAndTraining) {
   }
   for (const auto& text : seeds[2]) {
     Config config = Config::from_string(text, "configs");
-    EXPECT_NO_THROW(train::read_training_config(config)) << text.substr(0, 200);
+    EXPECT_NO_THROW(recipe::read_training_config(config)) << text.substr(0, 200);
   }
   Rng rng(31);
   const std::string alphabet = ":{}[]-,# \n'\"&*!|>%@`0123456789.eE+problemsizesplitsrowstypestagesmodel\x00\xff";
@@ -88,7 +88,7 @@ TEST(InputFuzzReplay, ConfigsOfDatagenEvalAndTraining) {
 }
 
 TEST(InputFuzzReplay, TokenizerJsonFiles) {
-  const std::string file = read_bytes(kRepo / "tests" / "data" / "tokenizer" / "tiny_byte_level.json");
+  const std::string file = read_bytes(kRepo / "tests" / "fixtures" / "tokenizer" / "tiny_byte_level.json");
   ASSERT_GT(file.size(), 100u);
   run(tokenizer_model_one_input, file);
   Rng rng(33);
@@ -100,7 +100,7 @@ TEST(InputFuzzReplay, TokenizerJsonFiles) {
 }
 
 TEST(InputFuzzReplay, TokenizerModels) {
-  const std::string model = read_bytes(kRepo / "tests" / "data" / "tokenizer" / "tiny_bpe.model");
+  const std::string model = read_bytes(kRepo / "tests" / "fixtures" / "tokenizer" / "tiny_bpe.model");
   ASSERT_GT(model.size(), 100u);
   run(tokenizer_model_one_input, model);
   Rng rng(32);
@@ -158,7 +158,7 @@ std::string safetensors_file(const std::string& header, std::size_t data_bytes) 
 
 TEST(InputFuzzReplay, SafetensorsHeaders) {
   const std::vector<std::string> seeds = {
-      read_bytes(kRepo / "tests" / "data" / "hf" / "tiny_llama" / "model.safetensors").substr(0, 1 << 16),
+      read_bytes(kRepo / "tests" / "fixtures" / "hf" / "tiny_llama" / "model.safetensors").substr(0, 1 << 16),
       safetensors_file(R"({"__metadata__":{"format":"pt"},"a":{"dtype":"F32","shape":[2,1],"data_offsets":[0,8]},)"
                        R"("b":{"dtype":"BOOL","shape":[0],"data_offsets":[8,8]}})", 8),
   };

@@ -93,8 +93,8 @@ int main(int argc, char** argv) {
     }
     {
       Corpus c(out, "tokenizer_model_fuzzer");
-      for (const auto& f : smallest(repo / "tests" / "data", ".model", 4)) c.add(f.filename().string(), read_bytes(f));
-      c.add("tiny_byte_level.json", read_bytes(repo / "tests" / "data" / "tokenizer" / "tiny_byte_level.json"));
+      for (const auto& f : smallest(repo / "tests" / "fixtures", ".model", 4)) c.add(f.filename().string(), read_bytes(f));
+      c.add("tiny_byte_level.json", read_bytes(repo / "tests" / "fixtures" / "tokenizer" / "tiny_byte_level.json"));
     }
     {
       Corpus c(out, "grammar_fuzzer");
@@ -102,7 +102,7 @@ int main(int argc, char** argv) {
     }
     {
       Corpus c(out, "safetensors_fuzzer");
-      for (const auto& f : smallest(repo / "tests" / "data", ".safetensors", 4))
+      for (const auto& f : smallest(repo / "tests" / "fixtures", ".safetensors", 4))
         c.add(f.parent_path().filename().string() + ".safetensors", read_bytes(f));
     }
     {

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_presets.h"
+#include "falcon/model/config/model_presets.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/model/transformer.h"
 #include "model_test_util.h"

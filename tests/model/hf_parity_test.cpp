@@ -1,5 +1,5 @@
 // Hugging Face's own logits for tiny random LlamaForCausalLM and Qwen2ForCausalLM checkpoints
-// (tests/data/hf, made by tools/make_hf_fixtures.py with transformers 5.17 and torch 2.11): the
+// (tests/fixtures/hf, made by tools/make_hf_fixtures.py with transformers 5.17 and torch 2.11): the
 // same files loaded with falcon/model give the same logits. fp32 on both sides; the bound, 1e-4
 // against logits of order 1, leaves room for a different matmul order and nothing more: a wrong
 // RoPE base, bias, norm epsilon or tied head moves logits by far more.
@@ -46,7 +46,7 @@ Reference read_reference(const std::string& path) {
 class HfParity : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(HfParity, LogitsMatchTransformers) {
-  const std::string dir = std::string(FALCON_TEST_DATA_DIR) + "/hf/" + GetParam();
+  const std::string dir = std::string(FALCON_FIXTURES_DIR) + "/hf/" + GetParam();
   const HfCheckpoint hf = read_hf_checkpoint(dir);
   CausalLm lm(hf.config);
   load_state_dict(*lm, hf.weights, {});

@@ -1,4 +1,4 @@
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 
 #include "falcon/core/config.h"
 #include "falcon/model/hf_checkpoint.h"
-#include "falcon/model/model_presets.h"
+#include "falcon/model/config/model_presets.h"
 #include "model_test_util.h"
 
 namespace falcon::model {

@@ -14,7 +14,7 @@
 
 #include "falcon/core/error.h"
 #include "falcon/core/torch/shim.h"
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 #include "falcon/model/transformer.h"
 
 namespace falcon::model::testing {

@@ -14,7 +14,7 @@ namespace {
 // alone, together (padded to the longest prompt, with the largest budget) they do not. rollout()
 // runs them in separate batches, and each item's samples are the ones it gets when run alone.
 TEST(Rollout, ItemsThatFitOnlyAloneRunInSeparateBatchesWithTheSameSamples) {
-  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   const auto& tsp = problems::problem_by_name("tsp");
   auto item_for = [&](int n, std::uint64_t key) {
     RolloutItem item;
@@ -65,7 +65,7 @@ TEST(Rollout, ItemsThatFitOnlyAloneRunInSeparateBatchesWithTheSameSamples) {
 class DeliveredTokens : public ::testing::Test {
  protected:
   DeliveredTokens()
-      : tokenizer_(text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model")),
+      : tokenizer_(text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model")),
         tsp_(problems::problem_by_name("tsp")) {
     item_.problem = &tsp_;
     item_.instance = tsp_.generate({5}, 3);

@@ -22,7 +22,7 @@ namespace {
 
 using falcon::test_support::error_of;
 
-const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/cvrp/";
+const std::string kData = std::string(FALCON_FIXTURES_DIR) + "/cvrp/";
 const std::string kBench = std::string(FALCON_BENCHMARKS_DIR) + "/cvrp/";
 
 // Depot (0,0); customers 1:(0,1) q4, 2:(1,1) q6, 3:(1,0) q5, 4:(2,0) q5; capacity 10.

@@ -13,7 +13,7 @@
 namespace falcon::problems {
 namespace {
 
-const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/mis/";
+const std::string kData = std::string(FALCON_FIXTURES_DIR) + "/mis/";
 const std::string kBench = std::string(FALCON_BENCHMARKS_DIR) + "/mis/";
 
 // Checks the CSR against the edge list: symmetric, ascending, each edge once per endpoint.

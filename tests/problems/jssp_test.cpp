@@ -345,13 +345,13 @@ TEST(JsspReader, Ft06ReadsAsPublished) {
 }
 
 TEST(JsspReader, TinyFixtureMatchesThePrompt) {
-  const auto inst = read_file(std::string(FALCON_TEST_DATA_DIR) + "/jssp/tiny.txt");
+  const auto inst = read_file(std::string(FALCON_FIXTURES_DIR) + "/jssp/tiny.txt");
   EXPECT_EQ(prompt(*inst), "JSSP n=2 m=2: J1:(M1,5)(M2,3) J2:(M2,4)(M1,6)");
 }
 
 std::string read_error(const std::string& file) {
   try {
-    read_file(std::string(FALCON_TEST_DATA_DIR) + "/jssp/" + file);
+    read_file(std::string(FALCON_FIXTURES_DIR) + "/jssp/" + file);
   } catch (const Error& e) {
     return e.what();
   }

@@ -168,21 +168,21 @@ TEST(Mis, GeneratorKeysDistributionsAndNames) {
 }
 
 TEST(Mis, ClqFilesAreReadAsTheirComplement) {
-  const auto inst = problem().read_file(std::string(FALCON_TEST_DATA_DIR) + "/mis/tiny.clq");
+  const auto inst = problem().read_file(std::string(FALCON_FIXTURES_DIR) + "/mis/tiny.clq");
   const auto& g = instance_as<GraphInstance>(*inst, "mis").graph;
   EXPECT_EQ(inst->name, "tiny");
   EXPECT_EQ(g.m(), 10 - 4);
   EXPECT_TRUE(problem().feasible(*inst, Solution::flat({0, 1, 2})));  // the clique of the file
   EXPECT_FALSE(problem().feasible(*inst, Solution::flat({0, 3})));
   // Other extensions are read as written.
-  const auto path = problem().read_file(std::string(FALCON_TEST_DATA_DIR) + "/mis/path5.mis");
+  const auto path = problem().read_file(std::string(FALCON_FIXTURES_DIR) + "/mis/path5.mis");
   EXPECT_EQ(instance_as<GraphInstance>(*path, "mis").graph.m(), 4);
 }
 
 // Found by instance_file_fuzzer: "p edge 7403 0" in a .clq file took 36 s and 27 million edges
 // to complement. A complement past the limit is refused, naming the file and the way out.
 TEST(Mis, ClqFileWithAHugeComplementIsRefused) {
-  const std::string file = std::string(FALCON_TEST_DATA_DIR) + "/mis/sparse_huge.clq";
+  const std::string file = std::string(FALCON_FIXTURES_DIR) + "/mis/sparse_huge.clq";
   try {
     problem().read_file(file);
     ADD_FAILURE() << "a 4000-vertex edgeless clique file was accepted";

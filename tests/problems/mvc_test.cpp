@@ -131,7 +131,7 @@ TEST(Mvc, PromptAndGeneratedNames) {
 }
 
 TEST(Mvc, ReadsClqComplementLikeMis) {
-  const auto inst = problem().read_file(std::string(FALCON_TEST_DATA_DIR) + "/mis/tiny.clq");
+  const auto inst = problem().read_file(std::string(FALCON_FIXTURES_DIR) + "/mis/tiny.clq");
   // Complement of {0-1, 0-2, 1-2, 3-4}: the complete bipartite graph {0,1,2} x {3,4}.
   EXPECT_TRUE(problem().feasible(*inst, Solution::flat({3, 4})));
   EXPECT_TRUE(problem().feasible(*inst, Solution::flat({0, 1, 2})));

@@ -20,7 +20,7 @@ using falcon::test_support::error_of;
 
 namespace fs = std::filesystem;
 
-const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/op/";
+const std::string kData = std::string(FALCON_FIXTURES_DIR) + "/op/";
 const std::string kBench = std::string(FALCON_BENCHMARKS_DIR) + "/op/";
 
 std::shared_ptr<OpInstance> make(std::vector<Point> coords, std::vector<double> prizes, double budget, int start = 0,

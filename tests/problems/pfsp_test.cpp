@@ -19,7 +19,7 @@ namespace {
 using falcon::test_support::error_of;
 
 const std::string kBenchmarks = std::string(FALCON_BENCHMARKS_DIR) + "/pfsp";
-const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/pfsp";
+const std::string kData = std::string(FALCON_FIXTURES_DIR) + "/pfsp";
 
 // rows[job][machine].
 std::shared_ptr<PfspInstance> make_instance(const std::vector<std::vector<int>>& rows) {

@@ -16,7 +16,7 @@
 namespace falcon::problems {
 namespace {
 
-const std::string kData = std::string(FALCON_TEST_DATA_DIR) + "/tsp/";
+const std::string kData = std::string(FALCON_FIXTURES_DIR) + "/tsp/";
 const std::string kBench = std::string(FALCON_BENCHMARKS_DIR) + "/tsp/";
 
 std::string error_of(const std::string& path) {

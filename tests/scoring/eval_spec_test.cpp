@@ -18,7 +18,7 @@ std::string error_of(const std::string& yaml) {
   return "";
 }
 
-const std::string kFiles = "data: {files: [" FALCON_TEST_DATA_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp}\noutput_dir: /tmp/x\n";
+const std::string kFiles = "data: {files: [" FALCON_FIXTURES_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp}\noutput_dir: /tmp/x\n";
 
 TEST(EvalSpec, DefaultsAreThePapersSettings) {
   auto c = Config::from_string(kFiles + "method: {type: solver:reference}\n", "<eval>");
@@ -38,7 +38,7 @@ TEST(EvalSpec, DefaultsAreThePapersSettings) {
 
 TEST(EvalSpec, RowsReadEveryMethod) {
   auto c = Config::from_string(kFiles + R"(
-model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_DATA_DIR R"(/tokenizer/tiny_bpe.model}
+model: {path: )" FALCON_FIXTURES_DIR R"(/tokenizer, tokenizer: )" FALCON_FIXTURES_DIR R"(/tokenizer/tiny_bpe.model}
 rows:
   - {type: greedy}
   - {type: fixed, n: 4}
@@ -60,7 +60,7 @@ rows:
 
 TEST(EvalSpec, AutoComputedNotesFollowTheModelsText) {
   auto c = Config::from_string(kFiles + R"(
-model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_DATA_DIR R"(/tokenizer/tiny_bpe.model}
+model: {path: )" FALCON_FIXTURES_DIR R"(/tokenizer, tokenizer: )" FALCON_FIXTURES_DIR R"(/tokenizer/tiny_bpe.model}
 computed_notes: auto
 rows:
   - {type: greedy, name: inherits}
@@ -87,7 +87,7 @@ rows:
   for (const auto& r : without) EXPECT_FALSE(r.computed_notes);
 
   // The top-level true reaches every model row; a row that cannot take it is named with its fix.
-  const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
+  const std::string model = "model: {path: " FALCON_FIXTURES_DIR "/tokenizer, tokenizer: " FALCON_FIXTURES_DIR
                             "/tokenizer/tiny_bpe.model}\n";
   auto on = Config::from_string(kFiles + model + "computed_notes: true\nrows: [{type: greedy}, {type: fixed, n: 2}]\n", "<eval>");
   for (const auto& r : read_eval_spec(on).rows) EXPECT_TRUE(r.computed_notes);
@@ -103,7 +103,7 @@ rows:
 // (Table 3's semantic-mask row on a ranked model once failed after 37 minutes of the others).
 TEST(EvalSpec, RowsTheModelsTextCannotTakeAreRefusedUpFront) {
   auto c = Config::from_string(kFiles + R"(
-model: {path: )" FALCON_TEST_DATA_DIR R"(/tokenizer, tokenizer: )" FALCON_TEST_DATA_DIR R"(/tokenizer/tiny_bpe.model}
+model: {path: )" FALCON_FIXTURES_DIR R"(/tokenizer, tokenizer: )" FALCON_FIXTURES_DIR R"(/tokenizer/tiny_bpe.model}
 rows:
   - {type: greedy, name: plain}
   - {type: fixed, n: 2, name: masked, semantic_mask: true}
@@ -133,7 +133,7 @@ rows:
 }
 
 TEST(EvalSpec, ErrorsNameTheKeyPath) {
-  EXPECT_NE(error_of(kFiles + "method: {type: adaptive, tua: 0.9}\nmodel: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR "/tokenizer/tiny_bpe.model}\n").find("method.tua"),
+  EXPECT_NE(error_of(kFiles + "method: {type: adaptive, tua: 0.9}\nmodel: {path: " FALCON_FIXTURES_DIR "/tokenizer, tokenizer: " FALCON_FIXTURES_DIR "/tokenizer/tiny_bpe.model}\n").find("method.tua"),
             std::string::npos);
   EXPECT_NE(error_of(kFiles + "method: {type: beam}\n").find("method.type"), std::string::npos);
   EXPECT_NE(error_of(kFiles + "method: {type: solver:reference}\nrows: []\n").find("exactly one"), std::string::npos);
@@ -147,18 +147,18 @@ TEST(EvalSpec, ErrorsNameTheKeyPath) {
             std::string::npos);
   // Found by the config fuzzer: a file name longer than the system allows made the existence check throw
   // std::filesystem_error instead of refusing the key.
-  const std::string overlong = FALCON_TEST_DATA_DIR "/" + std::string(400, '{') + ".h5";  // in a folder that exists
+  const std::string overlong = FALCON_FIXTURES_DIR "/" + std::string(400, '{') + ".h5";  // in a folder that exists
   const std::string refusal =
       error_of("data: {dataset: '" + overlong + "'}\noutput_dir: x\nmethod: {type: solver:reference}\n");
   EXPECT_NE(refusal.find("data.dataset"), std::string::npos) << refusal;
   EXPECT_NE(refusal.find("cannot be looked up"), std::string::npos) << refusal;
   // The semantic mask would read the notes' digits as indices.
-  const std::string model = "model: {path: " FALCON_TEST_DATA_DIR "/tokenizer, tokenizer: " FALCON_TEST_DATA_DIR
+  const std::string model = "model: {path: " FALCON_FIXTURES_DIR "/tokenizer, tokenizer: " FALCON_FIXTURES_DIR
                             "/tokenizer/tiny_bpe.model}\n";
   EXPECT_NE(error_of(kFiles + model + "rows: [{type: greedy, semantic_mask: true, computed_notes: true}]\n")
                 .find("rows[0].computed_notes cannot be combined with semantic_mask"),
             std::string::npos);
-  EXPECT_NE(error_of("data: {files: [" FALCON_TEST_DATA_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp, optima: {tiny: abc}}\n"
+  EXPECT_NE(error_of("data: {files: [" FALCON_FIXTURES_DIR "/cvrp/tiny-n5-k2.vrp], problem: cvrp, optima: {tiny: abc}}\n"
                      "output_dir: x\nmethod: {type: solver:reference}\n")
                 .find("data.optima.tiny"),
             std::string::npos);

@@ -27,7 +27,7 @@ std::string read(const fs::path& path) {
   return s.str();
 }
 
-const fs::path kFixture = fs::path(FALCON_TEST_DATA_DIR) / ".." / "text" / "hf_reference" / "fixture.json";
+const fs::path kFixture = fs::path(FALCON_FIXTURES_DIR) / ".." / "text" / "hf_reference" / "fixture.json";
 
 fs::path family_file(const std::string& family) { return fs::path(FALCON_TOKENIZERS_DIR) / family / "tokenizer.json"; }
 
@@ -92,7 +92,7 @@ TEST(ChatTemplates, SetTheTurnsEndTokenAsEosAndRefuseTokenizersWithoutTheirToken
     EXPECT_EQ(llama.chat_template().name, "none");  // the original is unchanged
     EXPECT_EQ(chat.with_chat_template("none").eos_id(), llama.eos_id());
   }
-  const Tokenizer spm = Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const Tokenizer spm = Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   EXPECT_EQ(spm.with_chat_template("none").eos_id(), spm.eos_id());
   for (const auto& [name, needle] : {std::pair{"chatml", "needs its special tokens"}, std::pair{"alpaca", "unknown chat template 'alpaca'"}}) {
     try {

@@ -1,5 +1,5 @@
 // The plain-C++ SentencePiece reader and encoder without libsentencepiece: a committed model
-// (tests/data/tokenizer/tiny_bpe.model, made by falcon_tokenizer), hand-made models whose
+// (tests/fixtures/tokenizer/tiny_bpe.model, made by falcon_tokenizer), hand-made models whose
 // segmentation is worked out by hand, and malformed / truncated / mutated model files.
 #include <gtest/gtest.h>
 
@@ -23,7 +23,7 @@ using testing::put_varint;
 using testing::serialize_spm_model;
 using testing::small_model;
 
-const std::string kFixture = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+const std::string kFixture = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

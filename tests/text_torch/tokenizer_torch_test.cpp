@@ -12,7 +12,7 @@
 namespace falcon::text {
 namespace {
 
-const std::string kFixture = std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model";
+const std::string kFixture = std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model";
 
 bool process_maps(const std::string& library) {
   std::ifstream maps("/proc/self/maps");

@@ -23,8 +23,8 @@ class DataSourceTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  DataSpec spec(int train_count, const std::string& sizes) const {
-    DataSpec data;
+  recipe::TrainingDataSpec spec(int train_count, const std::string& sizes) const {
+    recipe::TrainingDataSpec data;
     data.configs = {std::string(FALCON_SOURCE_DIR) + "/configs/data/tsp.yaml"};
     data.overrides = {"output=" + (dir_ / "tsp.h5").string(), "splits.train.count=" + std::to_string(train_count),
                       "splits.val.count=1", "splits.test.count=1", "sizes={range: [" + sizes + "]}"};
@@ -70,7 +70,7 @@ TEST_F(DataSourceTest, LabelsOnTheRecipesThreads) {
 TEST_F(DataSourceTest, AugmentedSequencesAreSymmetricCopiesKeyedByStream) {
   ensure_datasets(spec(3, "8, 8"), false);
   const auto reader = data::DatasetReader::open((dir_ / "tsp.h5").string(), "tsp");
-  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   const ExampleSet set = load_examples({reader}, "train", tokenizer, 1024);
   const TrainExample& ex = set.examples.front();
   const Sequence plain = sft_sequence(ex, tokenizer, /*augment=*/false, 7);
@@ -91,13 +91,13 @@ TEST_F(DataSourceTest, AugmentedSequencesAreSymmetricCopiesKeyedByStream) {
 // Without loss_on_notes each token gets a flag: the note tokens of the text the sequence spells
 // (on the augmented copy, the copy's notes: the original instance's would refuse its text).
 TEST_F(DataSourceTest, SequencesLeavingNotesOutFlagTheNoteTokensOfTheirOwnText) {
-  DataSpec data;
+  recipe::TrainingDataSpec data;
   data.configs = {std::string(FALCON_SOURCE_DIR) + "/configs/data/mis.yaml"};
   data.overrides = {"output=" + (dir_ / "mis.h5").string(), "splits.train.count=2", "splits.val.count=1",
                     "splits.test.count=1", "sizes={range: [12, 12]}"};
   const auto paths = ensure_datasets(data, false);
   const auto reader = data::DatasetReader::open(paths.front(), "mis");
-  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   const ExampleSet set = load_examples({reader}, "train", tokenizer, 4096, 0, {"compact_state", 0});
   const TrainExample& ex = set.examples.front();
   EXPECT_TRUE(sft_sequence(ex, tokenizer, false, 7).decoder_written.empty());
@@ -120,7 +120,7 @@ TEST_F(DataSourceTest, SequencesLeavingNotesOutFlagTheNoteTokensOfTheirOwnText) 
 TEST_F(DataSourceTest, ExamplesLongerThanTheContextAreRefusedNamingTheLength) {
   ensure_datasets(spec(3, "8, 8"), false);
   const auto reader = data::DatasetReader::open((dir_ / "tsp.h5").string(), "tsp");
-  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  const auto tokenizer = text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   const ExampleSet set = load_examples({reader}, "train", tokenizer, 1024);
   std::size_t longest = 0;
   for (const auto& ex : set.examples) longest = std::max(longest, ex.prompt.size() + ex.solution.size());

@@ -9,7 +9,7 @@ namespace falcon::train {
 namespace {
 
 const text::Tokenizer& tokenizer() {
-  static const auto t = text::Tokenizer::load(std::string(FALCON_TEST_DATA_DIR) + "/tokenizer/tiny_bpe.model");
+  static const auto t = text::Tokenizer::load(std::string(FALCON_FIXTURES_DIR) + "/tokenizer/tiny_bpe.model");
   return t;
 }
 

@@ -1,4 +1,7 @@
-#include "falcon/train/losses.h"
+#include "falcon/train/dpo.h"
+#include "falcon/train/grpo.h"
+#include "falcon/train/logprobs.h"
+#include "falcon/train/sft.h"
 
 #include <gtest/gtest.h>
 

@@ -277,7 +277,7 @@ TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   config.set_override("tokenizer.path=" + (dir_ / "sft" / "tokenizer.model").string());
   auto result = run_training(config, options());
   ASSERT_EQ(result.stages.size(), 1u);
-  EXPECT_EQ(result.stages[0].kind, StageKind::kBopo);
+  EXPECT_EQ(result.stages[0].kind, recipe::StageKind::kBopo);
 
   auto missing_tokenizer = recipe("variant2");
   missing_tokenizer.set_override("init.checkpoint=" + (dir_ / "sft" / "checkpoints" / "step_6").string());

@@ -4,7 +4,7 @@
 // asserts a speed (targets are for people reading the figures, not for tests).
 #include <nlohmann/json.hpp>
 
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 
 namespace falcon::bench {
 

@@ -6,7 +6,8 @@
 #include <random>
 
 #include "falcon/train/examples.h"
-#include "falcon/train/losses.h"
+#include "falcon/train/logprobs.h"
+#include "falcon/train/sft.h"
 #include "falcon/train/policy_scoring.h"
 #include "tools/bench/op_profile.h"
 

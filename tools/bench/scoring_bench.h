@@ -5,7 +5,7 @@
 // trained positions), in fp32 and under bf16 autocast: tokens/s of each, alternating in one process.
 #include <nlohmann/json.hpp>
 
-#include "falcon/model/model_config.h"
+#include "falcon/model/config/model_config.h"
 
 namespace falcon::bench {
 
