@@ -11,6 +11,7 @@ import sys
 
 DESCRIBE = {
     "model alone": "**model alone** (greedy, grammar and notes, no repair)",
+    "model alone, note picks": "**model alone, note picks** (each pick one the note lists)",
     "FALCON N=1": "FALCON N=1 (greedy, repair)",
     "FALCON N=8": "FALCON N=8 (T 0.7, repair)",
     "FALCON adaptive": "**FALCON adaptive** (N 8..64, tau 0.85, repair)",

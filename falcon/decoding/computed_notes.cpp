@@ -1,5 +1,7 @@
 #include "falcon/decoding/computed_notes.h"
 
+#include <algorithm>
+
 #include "falcon/core/error.h"
 #include "falcon/decoding/byte_tracker.h"
 #include "falcon/problems/solution_text.h"
@@ -11,8 +13,9 @@ constexpr int kMaxDigits = 9;  // every index fits an int; the grammar's range r
 
 }  // namespace
 
-ComputedNotes::ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance)
-    : problem_(&problem), instance_(std::move(instance)), format_(problem.text_format()) {
+ComputedNotes::ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                             bool note_picks)
+    : problem_(&problem), instance_(std::move(instance)), format_(problem.text_format()), note_picks_(note_picks) {
   if (instance_ == nullptr) throw Error("computed notes: no instance given");
   if (!format_.echo)
     throw Error("computed notes: " + std::string(problem.name()) +
@@ -54,6 +57,23 @@ bool ComputedNotes::complete_index(unsigned char terminator) {
   return true;
 }
 
+std::optional<std::vector<std::string>> ComputedNotes::note_choices() const {
+  if (!note_picks_ || note_.empty()) return std::nullopt;
+  // " (#7#5)": IDs after '#' between the parentheses; anything else is not a list of choices.
+  const auto open = note_.find('('), close = note_.rfind(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
+  std::vector<std::string> ids;
+  for (std::size_t i = open + 1; i < close;) {
+    if (note_[i] != '#') return std::nullopt;
+    std::size_t j = i + 1;
+    while (j < close && note_[j] >= '0' && note_[j] <= '9') ++j;
+    if (j == i + 1) return std::nullopt;
+    ids.push_back(note_.substr(i + 1, j - i - 1));
+    i = j;
+  }
+  return ids;
+}
+
 bool ComputedNotes::step(unsigned char byte) {
   if (lexer_.done) return true;
   if (lexer_.note_at >= 0) {  // inside a note: only its own next byte
@@ -71,11 +91,22 @@ bool ComputedNotes::step(unsigned char byte) {
   }
   if (byte >= '0' && byte <= '9' && lexer_.depth == list_depth) {
     if (lexer_.pending_digits >= kMaxDigits) return false;
+    if (const auto choices = note_choices()) {  // the digits so far must start a listed ID
+      const std::string digits = std::to_string(lexer_.pending * 10 + (byte - '0'));
+      if (static_cast<int>(digits.size()) != lexer_.pending_digits + 1) return false;  // a leading zero
+      bool starts_one = false;
+      for (const auto& id : *choices) starts_one = starts_one || id.compare(0, digits.size(), digits) == 0;
+      if (!starts_one) return false;
+    }
     lexer_.pending = lexer_.pending * 10 + (byte - '0');
     ++lexer_.pending_digits;
     return true;
   }
   if (lexer_.pending_digits > 0) {
+    if (const auto choices = note_choices()) {  // the whole ID must be a listed one
+      const std::string digits = std::to_string(lexer_.pending);
+      if (std::find(choices->begin(), choices->end(), digits) == choices->end()) return false;
+    }
     const Mark before = mark();
     if (!complete_index(byte)) {
       undo(before);
@@ -83,9 +114,13 @@ bool ComputedNotes::step(unsigned char byte) {
     }
     return true;
   }
+  if (byte == ',' && lexer_.depth == list_depth) {  // another pick follows: an empty note allows none
+    if (const auto choices = note_choices(); choices && choices->empty()) return false;
+  }
   if (byte == '[' && format_.nested && lexer_.depth == 1) {
     lexer_.depth = 2;
     solution_.lists.emplace_back();
+    note_.clear();  // a new route's first pick is free
   } else if (byte == ']' && lexer_.depth > 0) {
     if (--lexer_.depth == 0) lexer_.done = true;
   }

@@ -10,7 +10,13 @@
 // before the first '[' is the keyword, indices are digit runs inside the (inner) lists, and the
 // body ends when the brackets close. The byte that ends an index's digits starts its note, so an
 // ID that may still grow ("#1" before "#12") is never cut short.
+//
+// Note picks (beyond the paper; off by default), for a text whose notes list the next pick's
+// choices (compact_ranked): the index after a note must be one the note lists, and after an empty
+// note the list may only close. Every pick is then one of the notes' choices, as the heuristic
+// sampler's are; a note of numbers (CVRP's echo) restricts nothing, and a new route starts free.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +28,8 @@ namespace falcon::decoding {
 class ComputedNotes {
  public:
   // Throws falcon::Error when the problem's text writes no notes (only compact_echo does).
-  ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance);
+  ComputedNotes(const problems::Problem& problem, std::shared_ptr<const problems::Instance> instance,
+                bool note_picks = false);
 
   // Reads one byte; false when it is not the next byte of the text the notes allow (nothing changes then).
   bool step(unsigned char byte);
@@ -59,6 +66,9 @@ class ComputedNotes {
 
  private:
   bool complete_index(unsigned char terminator);
+  // With note picks: the IDs the last note of this list names, as written; nullopt when nothing
+  // restricts the next pick (picks free, no note yet in this list, or a note of numbers).
+  std::optional<std::vector<std::string>> note_choices() const;
 
   const problems::Problem* problem_;
   std::shared_ptr<const problems::Instance> instance_;
@@ -66,6 +76,7 @@ class ComputedNotes {
   Mark::Lexer lexer_;
   problems::Solution solution_;
   std::string note_;
+  bool note_picks_ = false;
 };
 
 // For the tokens of a solution text, given as their bytes in order: whether the notes dictate

@@ -144,7 +144,7 @@ GrammarState make_grammar_state(const problems::Problem& problem, std::shared_pt
   if (options.semantic) semantic.emplace(problem.semantic_constraint(instance), problem.text_format().nested);
   std::optional<ComputedNotes> notes;
   // Where the text has notes: a model of several problems may write some of them without.
-  if (options.computed_notes && problem.text_format().echo) notes.emplace(problem, instance);
+  if (options.computed_notes && problem.text_format().echo) notes.emplace(problem, instance, options.note_picks);
   return GrammarState(std::move(automaton), std::move(semantic), std::move(notes));
 }
 

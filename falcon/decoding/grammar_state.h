@@ -66,6 +66,9 @@ struct GrammarOptions {
   bool semantic = false;     // AND the semantic mask (semantic.h); an ablation switch, off by default
   // The decoder writes an echo text's notes (computed_notes.h), in its longest tokens; off by default.
   bool computed_notes = false;
+  // With computed_notes: each pick is one the last note lists (computed_notes.h); for a text
+  // whose notes are the next pick's choices (compact_ranked). Off by default.
+  bool note_picks = false;
   // The grammar off (grammars/free_text.bnf: any bytes) while the trackers stay on: computed notes
   // belong to the text, not to its grammar.
   bool free_text = false;

@@ -71,6 +71,7 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
   }
   j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask},
              {"computed_notes", row.computed_notes}});
+  if (row.note_picks) j["note_picks"] = true;
   return j;
 }
 
@@ -110,7 +111,7 @@ ModelSide load_model_side(EvalSpec& spec, std::vector<EvalInstance>& instances, 
   const formats::TextStyle own = policy.style.for_problem(problem);
   const bool notes = formats::writes_notes(own);
   settle_auto_notes(spec.rows, notes);
-  check_rows_for_text(spec.rows, notes, problem + " in '" + formats::describe(own) + "'");
+  check_rows_for_text(spec.rows, notes, own.name == "compact_ranked", problem + " in '" + formats::describe(own) + "'");
   for (const auto& row : spec.rows)
     if (row.heuristic_policy) check_heuristic_sampler(problem, policy.style);
   // The model reads and writes its own text style: prompts, grammar and parsing follow it.
@@ -170,6 +171,7 @@ std::vector<InstanceResult> evaluate_row(const RowSpec& row, const EvalSpec& spe
     decoding::GrammarOptions mask_options;
     mask_options.semantic = row.semantic_mask;
     mask_options.computed_notes = row.computed_notes;
+    mask_options.note_picks = row.note_picks;
     const auto masks = policy::make_mask_factory(policy.tokenizer, row.grammar, mask_options);
     for (std::size_t begin = 0; begin < todo.size(); begin += spec.batch_instances) {
       const std::size_t end = std::min(todo.size(), begin + spec.batch_instances);

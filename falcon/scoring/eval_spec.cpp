@@ -212,6 +212,8 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
       notes_key == base + ".computed_notes" ? "" : " in " + base + " (give it computed_notes: false)";
   require(!(r.computed_notes && r.semantic_mask), c, notes_key,
           "cannot be combined with semantic_mask (the semantic mask does not read notes)" + inherited);
+  r.note_picks = c.get_bool(base + ".note_picks", false);
+  require(!r.note_picks || r.uses_model(), c, base + ".note_picks", "applies to rows the model writes");
   return r;
 }
 
@@ -245,8 +247,13 @@ void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes) {
   }
 }
 
-void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, const std::string& text) {
+void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, bool notes_are_choices,
+                         const std::string& text) {
   for (const auto& r : rows) {
+    if (r.note_picks && !(r.computed_notes && notes_are_choices))
+      throw Error(r.name + ": note_picks: the model writes " + text +
+                  (notes_are_choices ? " and the row computes no notes (set computed_notes: true or auto)"
+                                     : ", whose notes are not the next pick's choices (only compact_ranked's are)"));
     if (r.computed_notes && !model_writes_notes)
       throw Error(r.name + ": computed_notes: the model writes " + text +
                   ", which has no notes (set computed_notes: false or auto)");

@@ -58,6 +58,9 @@ struct RowSpec {
   bool semantic_mask = false;
   bool computed_notes = false;  // the decoder writes an echo text's notes (decoding/computed_notes.h)
   bool computed_notes_auto = false;  // computed_notes: auto, settled by settle_auto_notes once the model is known
+  // With computed notes, each pick one the last note lists (decoding/computed_notes.h): for a
+  // text whose notes are the next pick's choices (compact_ranked).
+  bool note_picks = false;
   Match match = Match::kSolution;
   // fixed / adaptive: the greedy decode joins the candidates; the row delivers it where it beats
   // the best sample (the samples, their count and consistency are the row's as without it).
@@ -80,9 +83,11 @@ struct RowSpec {
 void settle_auto_notes(std::vector<RowSpec>& rows, bool model_writes_notes);
 
 // Refuses, before any row runs, a row that the model's text cannot take: computed notes for a text
-// without notes, or the semantic mask (which reads every digit run as an index) for one with them.
-// `text` names the model's text for the message, e.g. "op in 'compact_ranked'".
-void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, const std::string& text);
+// without notes, the semantic mask (which reads every digit run as an index) for one with them, or
+// note picks for a text whose notes are not the next pick's choices. `text` names the model's text
+// for the message, e.g. "op in 'compact_ranked'".
+void check_rows_for_text(const std::vector<RowSpec>& rows, bool model_writes_notes, bool notes_are_choices,
+                         const std::string& text);
 
 struct PlotSpec {
   std::string file;      // .svg or .png (needs rsvg-convert); "" = no picture

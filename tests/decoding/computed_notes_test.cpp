@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "falcon/core/error.h"
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/cvrp.h"
@@ -92,6 +94,62 @@ TEST(ComputedNotes, AnIdThatMayStillGrowGetsItsNoteOnlyWhenItEnds) {
   EXPECT_NE(after_one.find('2'), std::string::npos);  // or #12
   EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#12 ("), std::to_string(demands[12]).substr(0, 1));
   EXPECT_EQ(allowed_after(cvrp, instance, "Routes: [[#1 ("), std::to_string(demands[1]).substr(0, 1));
+}
+
+// The note the tracker writes next, byte by byte (it allows only the note's own bytes).
+std::string write_note(ComputedNotes& notes) {
+  std::string note;
+  for (bool advanced = true; advanced;) {
+    advanced = false;
+    for (int b = 32; b < 127 && !advanced; ++b) {
+      if (!notes.writes_note(static_cast<unsigned char>(b))) continue;
+      const auto before = notes.mark();
+      advanced = notes.step(static_cast<unsigned char>(b));
+      if (advanced) note += static_cast<char>(b); else notes.undo(before);
+    }
+  }
+  return note;
+}
+
+TEST(ComputedNotes, NotePicksTakeOnlyTheNotesChoices) {
+  const auto& op = echo("op", "compact_ranked");
+  const auto instance = make_instance("op", 20);
+  ComputedNotes picks(op, instance, /*note_picks=*/true), any_pick(op, instance);
+  auto listed_in = [](const std::string& note) {
+    std::set<std::string> ids;
+    for (std::size_t i = note.find('#'); i != std::string::npos; i = note.find('#', i + 1))
+      ids.insert(note.substr(i + 1, note.find_first_not_of("0123456789", i + 1) - i - 1));
+    return ids;
+  };
+  auto takes = [](ComputedNotes& notes, const std::string& bytes) {
+    const auto before = notes.mark();
+    const bool ok = notes.feed(bytes);
+    notes.undo(before);
+    return ok;
+  };
+  // Walk the route by each note's last (worst) choice until a note leaves out a node not yet taken.
+  std::set<std::string> taken = {"1"};
+  std::string prefix = "Route: [#1", note, unlisted;
+  ASSERT_TRUE(picks.feed(prefix));
+  ASSERT_TRUE(any_pick.feed(prefix));
+  while (unlisted.empty()) {
+    note = write_note(picks);
+    ASSERT_EQ(write_note(any_pick), note);
+    const auto listed = listed_in(note);
+    ASSERT_FALSE(listed.empty()) << "the budget ran out before a note left a node out: " << prefix;
+    for (int k = 2; k < 20 && unlisted.empty(); ++k)
+      if (!listed.count(std::to_string(k)) && !taken.count(std::to_string(k))) unlisted = std::to_string(k);
+    if (!unlisted.empty()) break;
+    const std::string next = ", #" + *listed.rbegin();
+    taken.insert(*listed.rbegin());
+    ASSERT_TRUE(picks.feed(next));
+    ASSERT_TRUE(any_pick.feed(next));
+    prefix += next;
+  }
+  EXPECT_TRUE(takes(picks, ", #" + *listed_in(note).begin() + " "));
+  EXPECT_FALSE(takes(picks, ", #" + unlisted + " ")) << prefix << note;  // not a choice of the note
+  EXPECT_TRUE(takes(any_pick, ", #" + unlisted + " "));                  // without note picks, any index
+  EXPECT_TRUE(takes(picks, "], Objective: 1.0"));                        // the route may always end
 }
 
 TEST(ComputedNotes, MisNotesAreTheNeighboursAboveTheVertex) {

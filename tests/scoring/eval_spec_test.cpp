@@ -114,7 +114,7 @@ rows:
   c.check_unused();
   auto message = [&](const std::vector<RowSpec>& rows, bool notes) {
     try {
-      check_rows_for_text(rows, notes, notes ? "cvrp in 'compact_ranked'" : "cvrp in 'compact'");
+      check_rows_for_text(rows, notes, notes, notes ? "cvrp in 'compact_ranked'" : "cvrp in 'compact'");
     } catch (const Error& e) {
       return std::string(e.what());
     }
@@ -130,6 +130,20 @@ rows:
   EXPECT_EQ(message(plain_and_notes, false),
             "notes: computed_notes: the model writes cvrp in 'compact', which has no notes (set "
             "computed_notes: false or auto)");
+  RowSpec picks = spec.rows[2];
+  picks.note_picks = true;
+  EXPECT_EQ(message({picks}, true), "");
+  picks.computed_notes = false;
+  EXPECT_EQ(message({picks}, true),
+            "notes: note_picks: the model writes cvrp in 'compact_ranked' and the row computes no notes (set "
+            "computed_notes: true or auto)");
+  picks.computed_notes = true;
+  try {
+    check_rows_for_text({picks}, true, false, "mis in 'compact_echo'");
+    ADD_FAILURE() << "note picks on notes that are not choices";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not the next pick's choices"), std::string::npos) << e.what();
+  }
 }
 
 TEST(EvalSpec, ErrorsNameTheKeyPath) {
