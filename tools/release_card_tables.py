@@ -15,6 +15,8 @@ DESCRIBE = {
     "FALCON N=1": "FALCON N=1 (greedy, repair)",
     "FALCON N=8": "FALCON N=8 (T 0.7, repair)",
     "FALCON adaptive": "**FALCON adaptive** (N 8..64, tau 0.85, repair)",
+    "FALCON N=8, copies": "FALCON N=8, copies (8 symmetric copies, argmax each, repair)",
+    "FALCON adaptive, copies": "**FALCON adaptive, copies** (8..64 symmetric copies, argmax each, tau 0.85, repair)",
     "simple heuristic": "simple heuristic",
     "repair alone": "repair alone (from nothing)",
 }

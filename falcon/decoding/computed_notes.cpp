@@ -57,21 +57,72 @@ bool ComputedNotes::complete_index(unsigned char terminator) {
   return true;
 }
 
-std::optional<std::vector<std::string>> ComputedNotes::note_choices() const {
-  if (!note_picks_ || note_.empty()) return std::nullopt;
-  // " (#7#5)": IDs after '#' between the parentheses; anything else is not a list of choices.
-  const auto open = note_.find('('), close = note_.rfind(')');
+namespace {
+
+// The IDs of a ranked note " (#7#5)" as written; nullopt when the note is not a list of IDs.
+std::optional<std::vector<std::string>> listed_ids(const std::string& note) {
+  const auto open = note.find('('), close = note.rfind(')');
   if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
   std::vector<std::string> ids;
   for (std::size_t i = open + 1; i < close;) {
-    if (note_[i] != '#') return std::nullopt;
+    if (note[i] != '#') return std::nullopt;
     std::size_t j = i + 1;
-    while (j < close && note_[j] >= '0' && note_[j] <= '9') ++j;
+    while (j < close && note[j] >= '0' && note[j] <= '9') ++j;
     if (j == i + 1) return std::nullopt;
-    ids.push_back(note_.substr(i + 1, j - i - 1));
+    ids.push_back(note.substr(i + 1, j - i - 1));
     i = j;
   }
   return ids;
+}
+
+}  // namespace
+
+const std::string& ComputedNotes::choices_note() const {
+  if (!list_is_empty() || solution_.lists.empty()) return note_;
+  if (!probed_ || probed_for_ != solution_) {  // an item that moves nothing: the state before any pick
+    problems::Solution probe = solution_;
+    probe.lists.back() = {-1};
+    const problems::EchoNotes notes = problem_->echo_notes(*instance_, probe);
+    probe_note_ = notes.empty() || notes.back().empty() ? std::string() : problems::echo_note_text(notes.back().back());
+    probed_for_ = solution_;
+    probed_ = true;
+  }
+  return probe_note_;
+}
+
+const ComputedNotes::Choices& ComputedNotes::choices() const {
+  static const Choices kFree;
+  if (!note_picks_) return kFree;
+  const std::string& note = choices_note();
+  if (note.empty()) return kFree;
+  const bool first_pick = list_is_empty();
+  if (note == parsed_note_ && first_pick == parsed_first_pick_) return parsed_;
+  auto ids = listed_ids(note);
+  parsed_note_ = note;
+  parsed_first_pick_ = first_pick;
+  parsed_ = {};
+  if (!ids) return parsed_;  // a note of numbers: picks free
+  parsed_.restricts = true;
+  if (format_.nested && !ids->empty() && ids->front() == "0") {  // the route is full: the rest start the next
+    ids->erase(ids->begin());
+    parsed_.ends_list = !first_pick;
+  }
+  parsed_.ids = std::move(*ids);
+  return parsed_;
+}
+
+bool ComputedNotes::may_open_list() {
+  if (!note_picks_) return true;
+  solution_.lists.emplace_back();
+  const Choices& c = choices();
+  const bool first_pick = !c.restricts || !c.ids.empty();
+  solution_.lists.pop_back();
+  return first_pick;
+}
+
+bool ComputedNotes::may_close_body() const {
+  if (!note_picks_) return true;
+  return problem_->feasible(*instance_, problem_->solution_of_text(*instance_, solution_));
 }
 
 bool ComputedNotes::step(unsigned char byte) {
@@ -91,21 +142,21 @@ bool ComputedNotes::step(unsigned char byte) {
   }
   if (byte >= '0' && byte <= '9' && lexer_.depth == list_depth) {
     if (lexer_.pending_digits >= kMaxDigits) return false;
-    if (const auto choices = note_choices()) {  // the digits so far must start a listed ID
+    if (const Choices& c = choices(); c.restricts) {  // the digits so far must start a listed ID
       const std::string digits = std::to_string(lexer_.pending * 10 + (byte - '0'));
       if (static_cast<int>(digits.size()) != lexer_.pending_digits + 1) return false;  // a leading zero
       bool starts_one = false;
-      for (const auto& id : *choices) starts_one = starts_one || id.compare(0, digits.size(), digits) == 0;
-      if (!starts_one) return false;
+      for (const auto& id : c.ids) starts_one = starts_one || id.compare(0, digits.size(), digits) == 0;
+      if (c.ends_list || !starts_one) return false;
     }
     lexer_.pending = lexer_.pending * 10 + (byte - '0');
     ++lexer_.pending_digits;
     return true;
   }
   if (lexer_.pending_digits > 0) {
-    if (const auto choices = note_choices()) {  // the whole ID must be a listed one
+    if (const Choices& c = choices(); c.restricts) {  // the whole ID must be a listed one
       const std::string digits = std::to_string(lexer_.pending);
-      if (std::find(choices->begin(), choices->end(), digits) == choices->end()) return false;
+      if (std::find(c.ids.begin(), c.ids.end(), digits) == c.ids.end()) return false;
     }
     const Mark before = mark();
     if (!complete_index(byte)) {
@@ -114,14 +165,15 @@ bool ComputedNotes::step(unsigned char byte) {
     }
     return true;
   }
-  if (byte == ',' && lexer_.depth == list_depth) {  // another pick follows: an empty note allows none
-    if (const auto choices = note_choices(); choices && choices->empty()) return false;
+  if (byte == ',' && lexer_.depth == list_depth) {  // another pick follows: the note must allow one
+    if (const Choices& c = choices(); c.restricts && (c.ends_list || c.ids.empty())) return false;
   }
+  if (byte == ',' && format_.nested && lexer_.depth == 1 && !may_open_list()) return false;
   if (byte == '[' && format_.nested && lexer_.depth == 1) {
     lexer_.depth = 2;
     solution_.lists.emplace_back();
-    note_.clear();  // a new route's first pick is free
   } else if (byte == ']' && lexer_.depth > 0) {
+    if (lexer_.depth == 1 && !may_close_body()) return false;
     if (--lexer_.depth == 0) lexer_.done = true;
   }
   return true;

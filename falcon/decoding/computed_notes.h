@@ -12,9 +12,17 @@
 // ID that may still grow ("#1" before "#12") is never cut short.
 //
 // Note picks (beyond the paper; off by default), for a text whose notes list the next pick's
-// choices (compact_ranked): the index after a note must be one the note lists, and after an empty
-// note the list may only close. Every pick is then one of the notes' choices, as the heuristic
-// sampler's are; a note of numbers (CVRP's echo) restricts nothing, and a new route starts free.
+// choices (compact_ranked), as the heuristic sampler walks them (scoring/note_walk.h):
+//   - a pick after a pick must be one the note before it lists; after an empty note the list may
+//     only close, and in a nested text (CVRP) after a note that starts with ID 0 (the route is
+//     full) the list may only close too;
+//   - a list's first pick must be one the note an out-of-range item would leave there lists (the
+//     state before any pick: CVRP's customers not yet routed);
+//   - a new list opens only when it would have a first pick, and the body closes only on a
+//     feasible solution (MVC's cover, PFSP's whole order, CVRP's every customer routed; an OP
+//     route or an MIS set may end early).
+// Every pick is then one of the notes' choices and the text ends feasible; a note of numbers
+// (CVRP's echo) restricts nothing.
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,9 +74,19 @@ class ComputedNotes {
 
  private:
   bool complete_index(unsigned char terminator);
-  // With note picks: the IDs the last note of this list names, as written; nullopt when nothing
-  // restricts the next pick (picks free, no note yet in this list, or a note of numbers).
-  std::optional<std::vector<std::string>> note_choices() const;
+  // With note picks: what the next pick may be, parsed once per note.
+  struct Choices {
+    bool restricts = false;        // false: any pick (picks free, or a note of numbers)
+    bool ends_list = false;        // nested text, after a pick: the note starts with ID 0
+    std::vector<std::string> ids;  // as written; a leading ID 0 of a nested text left out
+  };
+  const Choices& choices() const;
+  // The note that lists the next pick's choices: the last one, or at a list's first pick the
+  // one an out-of-range item would leave there.
+  const std::string& choices_note() const;
+  bool list_is_empty() const { return solution_.lists.empty() || solution_.lists.back().empty(); }
+  bool may_close_body() const;  // note picks: the solution read so far is feasible
+  bool may_open_list();          // note picks, nested: a new list would have a first pick
 
   const problems::Problem* problem_;
   std::shared_ptr<const problems::Instance> instance_;
@@ -77,6 +95,13 @@ class ComputedNotes {
   problems::Solution solution_;
   std::string note_;
   bool note_picks_ = false;
+  // Caches of choices(): the note parsed, and the solution the first-pick note was made for.
+  mutable std::string parsed_note_ = "\x01";
+  mutable bool parsed_first_pick_ = false;
+  mutable Choices parsed_;
+  mutable problems::Solution probed_for_;
+  mutable std::string probe_note_;
+  mutable bool probed_ = false;
 };
 
 // For the tokens of a solution text, given as their bytes in order: whether the notes dictate

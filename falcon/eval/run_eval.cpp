@@ -68,6 +68,7 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
     j.update({{"temperature", row.temperature}, {"top_k", row.top_k}, {"top_p", row.top_p},
               {"match", to_string(row.match)}, {"round_size", row.round_size}});
     if (row.with_greedy) j["with_greedy"] = true;
+    if (row.symmetric_copies) j["symmetric_copies"] = true;
   }
   j.update({{"grammar", row.grammar}, {"repair", row.repair}, {"semantic_mask", row.semantic_mask},
              {"computed_notes", row.computed_notes}});
@@ -111,7 +112,7 @@ ModelSide load_model_side(EvalSpec& spec, std::vector<EvalInstance>& instances, 
   const formats::TextStyle own = policy.style.for_problem(problem);
   const bool notes = formats::writes_notes(own);
   settle_auto_notes(spec.rows, notes);
-  check_rows_for_text(spec.rows, notes, own.name == "compact_ranked", problem + " in '" + formats::describe(own) + "'");
+  check_rows_for_text(spec.rows, notes, formats::notes_are_choices(own), problem + " in '" + formats::describe(own) + "'");
   for (const auto& row : spec.rows)
     if (row.heuristic_policy) check_heuristic_sampler(problem, policy.style);
   // The model reads and writes its own text style: prompts, grammar and parsing follow it.

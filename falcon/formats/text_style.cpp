@@ -51,6 +51,8 @@ TextStyle TextStyle::for_problem(std::string_view problem) const {
   return TextStyle{name, candidates, {}, chat};
 }
 
+bool notes_are_choices(const TextStyle& style) { return style.name == "compact_ranked"; }
+
 bool writes_notes(const TextStyle& style) {
   auto notes_in = [](const std::string& name) {
     const Format* format = format_by_name(name);

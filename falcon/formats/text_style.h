@@ -50,6 +50,9 @@ std::string describe(const TextStyle& style);
 // Whether the style's solution text writes a note after each index (compact_echo, _state, _ranked,
 // _insert): for a style of several problems, whether any of them does.
 bool writes_notes(const TextStyle& style);
+// Whether each note of the style (one problem's own) lists the next pick's choices, ranked: what
+// note picks and the heuristic sampler's walk read (compact_ranked).
+bool notes_are_choices(const TextStyle& style);
 
 // `base` written in `style` (its entry for base's problem, if any): itself for paper; otherwise a
 // process-lifetime StyledProblem (styled_problem.h) with the same name, objective, feasibility and

@@ -13,6 +13,8 @@
 // first n samples of an adaptive row with n_max = 64 are the first n of a fixed N = 64 row: the
 // two can be compared sample for sample.
 //
+// symmetric_copies: sample k reads the k-th symmetric copy of its instance (symmetric_copies.h).
+//
 // with_greedy: one greedy decode per instance before the rounds; the row delivers it where it is
 // strictly better than the samples' choice. It changes no sample and no stopping decision.
 #include <cstdint>

@@ -240,7 +240,7 @@ SymmetricCopy symmetric_copy(const CvrpInstance& instance, const Solution& route
   Solution moved = relabelled(routes, relabel);
   for (auto& route : moved.lists)  // each route reads the same either way round
     if (rng.bernoulli(0.5)) std::reverse(route.begin(), route.end());
-  return {copy, moved};
+  return {copy, moved, relabel, {}};
 }
 
 double total_length(const CvrpInstance& instance, const Solution& solution) {

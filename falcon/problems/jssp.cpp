@@ -175,7 +175,7 @@ SymmetricCopy symmetric_copy(const JsspInstance& instance, const Solution& sched
     for (int k = 0; k < instance.machines; ++k) by_machine.lists[machines[k]] = moved.lists[k];
     moved = std::move(by_machine);
   }
-  return {copy, moved};
+  return {copy, moved, jobs, machines};
 }
 
 std::int64_t lower_bound(const JsspInstance& instance) {

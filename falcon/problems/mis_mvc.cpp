@@ -112,7 +112,7 @@ SymmetricCopy symmetric_copy(const GraphInstance& instance, const Solution& set,
   copy->name = instance.name + "~";
   Solution moved = relabelled(set, relabel);
   for (auto& list : moved.lists) std::sort(list.begin(), list.end());  // a set is written ascending
-  return {copy, moved};
+  return {copy, moved, relabel, {}};
 }
 
 int set_size(const Graph& g, const std::vector<int>& items) {

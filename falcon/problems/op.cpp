@@ -181,7 +181,7 @@ SymmetricCopy symmetric_copy(const OpInstance& instance, const Solution& route, 
   // A depot tour reads the same either way round; an s-t path does not.
   if (instance.start == instance.end && rng.bernoulli(0.5))
     for (auto& list : moved.lists) std::reverse(list.begin(), list.end());
-  return {copy, moved};
+  return {copy, moved, relabel, {}};
 }
 
 double route_length(const OpInstance& instance, const std::vector<int>& route) {

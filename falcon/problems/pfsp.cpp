@@ -208,7 +208,7 @@ SymmetricCopy symmetric_copy(const PfspInstance& instance, const Solution& order
     for (int k = 0; k < instance.machines; ++k)
       copy->times[static_cast<std::size_t>(relabel[j]) * instance.machines + k] = instance.p(j, k);
   copy->name = instance.name + "~";
-  return {copy, relabelled(order, relabel)};
+  return {copy, relabelled(order, relabel), relabel, {}};
 }
 
 long long makespan(const PfspInstance& instance, const std::vector<int>& order) {

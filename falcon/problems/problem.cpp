@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "falcon/core/error.h"
+#include "falcon/problems/list_ops.h"
 
 namespace falcon::problems {
 
@@ -11,6 +12,18 @@ double gap(Sense sense, double f, double f_star) {
   const double denom = std::fabs(f_star);
   if (denom == 0.0) return f == f_star ? 0.0 : INFINITY;
   return sense == Sense::kMinimize ? (f - f_star) / denom : (f_star - f) / denom;
+}
+
+Solution original_solution(const SymmetricCopy& copy, const Solution& in_copy) {
+  std::vector<int> back(copy.relabel.size());
+  for (std::size_t i = 0; i < copy.relabel.size(); ++i) back[copy.relabel[i]] = static_cast<int>(i);
+  Solution out = relabelled(in_copy, back);
+  if (!copy.list_relabel.empty() && out.lists.size() == copy.list_relabel.size()) {
+    Solution by_list = out;
+    for (std::size_t k = 0; k < copy.list_relabel.size(); ++k) by_list.lists[k] = out.lists[copy.list_relabel[k]];
+    out = std::move(by_list);
+  }
+  return out;
 }
 
 Problem::Problem(std::string_view name, Sense sense, double locality_constant, TextShape shape,

@@ -42,11 +42,19 @@ struct GenerateOptions {
   std::map<std::string, std::string> params;  // problem-specific keys
 };
 
-// An instance and a solution carried through one symmetry of the problem (see symmetric_copy).
+// An instance and a solution carried through one symmetry of the problem (see symmetric_copy),
+// and the renaming that did it, so that a solution of the copy can be carried back
+// (original_solution in list_ops.h).
 struct SymmetricCopy {
   std::shared_ptr<Instance> instance;
   Solution solution;
+  std::vector<int> relabel;       // the copy's ID of each ID of the instance (nodes, vertices, jobs)
+  std::vector<int> list_relabel;  // JSSP: the copy's list of each machine's list; empty: lists stay
 };
+
+// A solution of copy.instance carried back to the instance the copy was made from: the same
+// objective and feasibility (the symmetries keep both), the IDs and lists renamed back.
+Solution original_solution(const SymmetricCopy& copy, const Solution& in_copy);
 
 // The solution text's shape, from which its TextFormat and GrammarSpec follow: the paper's, unless a
 // text style (falcon/formats) gives its IDs a prefix, notes or another grammar.

@@ -115,7 +115,7 @@ SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, 
   if (rng.bernoulli(0.5)) std::reverse(route.begin(), route.end());
   const auto zero = std::find(route.begin(), route.end(), 0);
   if (zero != route.end()) std::rotate(route.begin(), zero, route.end());
-  return {copy, Solution::flat(route)};
+  return {copy, Solution::flat(route), relabel, {}};
 }
 
 namespace {

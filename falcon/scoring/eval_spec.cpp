@@ -196,8 +196,11 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
             "does not apply to policy: heuristic (q sets how far it strays from the heuristic's first choice)");
     r.with_greedy = c.get_bool(base + ".with_greedy", false);
     require(!r.heuristic_policy || !r.with_greedy, c, base + ".with_greedy", "needs the model (policy: model)");
+    r.symmetric_copies = c.get_bool(base + ".symmetric_copies", false);
+    require(!r.heuristic_policy || !r.symmetric_copies, c, base + ".symmetric_copies", "needs the model (policy: model)");
     r.temperature = c.get_double(base + ".temperature", r.temperature);
-    require(r.temperature > 0, c, base + ".temperature", "must be > 0 (use type: greedy for argmax decoding)");
+    require(r.temperature > 0 || (r.symmetric_copies && r.temperature == 0), c, base + ".temperature",
+            "must be > 0 (0 only with symmetric_copies: each copy by argmax; use type: greedy for one argmax decode)");
     r.top_k = static_cast<int>(c.get_int(base + ".top_k", 0));
     require(r.top_k >= 0, c, base + ".top_k", "must be >= 0 (0 = off)");
     r.top_p = c.get_double(base + ".top_p", 1.0);

@@ -70,6 +70,11 @@ struct RowSpec {
   // pick's candidates with probability proportional to q^r.
   bool heuristic_policy = false;
   double q = 0.5;
+  // fixed / adaptive, the model's samples: sample k reads the k-th random symmetric copy of the
+  // instance (Problem::symmetric_copy; sample 0 the instance itself) and its answer is carried
+  // back, so N samples are N views of one instance as POMO's augmentation; temperature 0 then
+  // decodes each copy by argmax.
+  bool symmetric_copies = false;
   // solver rows
   std::string solver;           // "nearest_neighbor", "reference", ...
   double time_limit_s = 0;      // 0 = the solver's own budget

@@ -46,7 +46,7 @@ enum class SampledText { kCandidateLists, kRankedNotes, kInsertionNotes, kDispat
 SampledText sampled_text(const std::string& problem, const formats::TextStyle& style) {
   const auto own = style.for_problem(problem);
   if (problem == "tsp" && own.name == "compact" && own.candidates > 0) return SampledText::kCandidateLists;
-  if (own.name == "compact_ranked") return SampledText::kRankedNotes;
+  if (formats::notes_are_choices(own)) return SampledText::kRankedNotes;
   if (own.name == "compact_insert") return SampledText::kInsertionNotes;
   if (problem == "jssp") return SampledText::kDispatch;
   throw Error("policy: heuristic: the model-free sampler knows TSP's compact text with candidate lists, the "

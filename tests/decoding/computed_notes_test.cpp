@@ -12,6 +12,7 @@
 #include "falcon/decoding/grammar_state.h"
 #include "falcon/problems/cvrp.h"
 #include "falcon/problems/registry.h"
+#include "falcon/solvers/solver.h"
 #include "falcon/formats/text_style.h"
 #include "test_util.h"
 
@@ -152,6 +153,53 @@ TEST(ComputedNotes, NotePicksTakeOnlyTheNotesChoices) {
   EXPECT_TRUE(takes(picks, "], Objective: 1.0"));                        // the route may always end
 }
 
+GrammarOptions picks_on() {
+  GrammarOptions options = notes_on();
+  options.note_picks = true;
+  return options;
+}
+
+TEST(ComputedNotes, NotePicksEndCvrpRoutesWhenFullAndTheBodyWhenAllAreRouted) {
+  const auto& cvrp = echo("cvrp", "compact_ranked");
+  const auto instance = small_cvrp();  // demands 5 5 5 6, capacity 10: two routes at least
+  auto after = [&](const std::string& prefix) { return testing::allowed_after(cvrp, instance, picks_on(), prefix); };
+  ComputedNotes notes(cvrp, instance);
+  ASSERT_TRUE(notes.feed("Routes: [[#1"));
+  const std::string after_one = write_note(notes);  // " (#2#3)" in some order: 4 does not fit
+  ASSERT_EQ(after_one.size(), 7u) << after_one;
+  const std::string second(1, after_one[3]);
+  const std::string route = "Routes: [[#1" + after_one + ", #" + second;
+  ASSERT_TRUE(notes.feed(", #" + second));
+  const std::string full = write_note(notes);  // " (#0...)": nothing fits, the customers left follow
+  ASSERT_EQ(full.substr(0, 4), " (#0") << full;
+  EXPECT_EQ(after(route + full), "]");                  // the route is full: it can only end
+  EXPECT_EQ(after(route + full + "]"), ",");            // customers are left: the body cannot end
+  EXPECT_EQ(after("Routes: [[#1" + after_one + "]"), ",");  // nor after a route ended early
+  // A route's first pick is a customer not yet routed (the note an empty route leaves lists them).
+  const std::string next = route + full + "], [#";
+  EXPECT_EQ(after(next).find_first_of("12"), std::string::npos) << after(next);
+  EXPECT_NE(after(next).find_first_of("34"), std::string::npos) << after(next);
+  EXPECT_EQ(after("Routes: [[#1" + after_one + "], [#").find('1'), std::string::npos);
+  // Without note picks, the same prefixes are free.
+  EXPECT_NE(testing::allowed_after(cvrp, instance, notes_on(), route + full + "]").find(']'), std::string::npos);
+}
+
+// Every text the problem's own solvers write (the heuristic the notes rank by, and the reference
+// that labels the training data) is one the note picks allow, and it ends there.
+TEST(ComputedNotes, NotePicksAllowTheSolversTexts) {
+  for (const std::string name : {"cvrp", "op", "mis", "mvc", "pfsp"}) {
+    const auto& problem = echo(name, "compact_ranked");
+    for (const auto* solver : solvers::solvers_for(name)) {
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const auto instance = make_instance(name, 12, seed);
+        const std::string text = problem.format(*instance, solver->solve(*instance, {seed, 0.5}));
+        ComputedNotes picks(problem, instance, /*note_picks=*/true);
+        EXPECT_TRUE(picks.feed(text) && picks.done()) << name << " " << solver->method << ": " << text;
+      }
+    }
+  }
+}
+
 TEST(ComputedNotes, MisNotesAreTheNeighboursAboveTheVertex) {
   const auto& mis = echo("mis");
   const auto instance = make_instance("mis", 12);
@@ -231,12 +279,12 @@ std::string body(const std::string& text) {
 // Random walks under the mask: every step's fast mask equals the slow one (the grammar row and a
 // copy of the tracker fed the token's bytes), and the finished text's notes are echo_notes of its own indices.
 void check_sampled_notes(const std::string& name, int n, const Vocabulary& vocabulary, int samples,
-                         const std::string& style = "compact_echo") {
+                         const std::string& style = "compact_echo", const GrammarOptions& options = notes_on()) {
   const auto& problem = echo(name, style);
   Rng rng(11);
   for (int s = 0; s < samples; ++s) {
     const auto instance = make_instance(name, n, 100 + s);
-    GrammarState state = notes_state(problem, instance, vocabulary);
+    GrammarState state = make_grammar_state(problem, instance, vocabulary, options);
     std::string text;
     for (int step = 0; !state.is_finished(); ++step) {
       ASSERT_LT(step, 20000) << name << ": no end";
@@ -270,6 +318,8 @@ void check_sampled_notes(const std::string& name, int n, const Vocabulary& vocab
     ASSERT_TRUE(parsed.solution) << name << ": " << parsed.error << " in " << text;
     const problems::EchoNotes notes = problem.echo_notes(*instance, *parsed.solution);
     EXPECT_EQ(body(text), body(problems::format_solution(problem.text_format(), *parsed.solution, 0.0, &notes))) << name;
+    if (options.note_picks)  // each pick a choice of its note and the body closed only when feasible
+      EXPECT_TRUE(problem.feasible(*instance, problem.solution_of_text(*instance, *parsed.solution))) << name << ": " << text;
   }
 }
 
@@ -282,6 +332,15 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
   }
   check_sampled_notes("mis", 12, synthetic, 3, "compact_state");  // the free vertices as the note
   check_sampled_notes("pfsp", 8, synthetic, 3, "compact_insert");  // the next job and its places
+}
+
+TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
+  const Vocabulary synthetic = Vocabulary::synthetic(4000, 2);
+  for (const std::string problem : {"cvrp", "op", "mis", "mvc", "pfsp"}) {
+    check_sampled_notes(problem, 12, synthetic, 6, "compact_ranked", picks_on());
+    check_sampled_notes(problem, 12, Vocabulary::byte_level(), 2, "compact_ranked", picks_on());
+    if (HasFatalFailure()) return;
+  }
 }
 
 }  // namespace

@@ -368,6 +368,54 @@ rows:
   EXPECT_NE(refused.output.find("rows[0].with_greedy"), std::string::npos) << refused.output;
 }
 
+// symmetric_copies: sample k reads the k-th symmetric copy of its instance (sample 0 the instance
+// itself) and the answer is carried back, so N = 1 at temperature 0 is the greedy row, and the best
+// of 4 copies is a tour of the instance itself, of the length reported, no longer than the greedy
+// one (copy 0 is among the 4). The semantic mask makes the random model write tours of its own.
+TEST_F(FalconEvalTest, SymmetricCopiesAnswerTheInstanceItself) {
+  const auto config = write_config("copies.yaml", base_config("copies") + R"(
+rows:
+  - {type: greedy, semantic_mask: true}
+  - {type: fixed, n: 1, temperature: 0, symmetric_copies: true, semantic_mask: true, name: c1}
+  - {type: fixed, n: 4, temperature: 0, symmetric_copies: true, semantic_mask: true, name: c4}
+)");
+  const ProgramRun run = run_eval_program(config + " --quiet");
+  ASSERT_EQ(run.code, 0) << run.output;
+  std::map<std::string, std::vector<json>> by_row;
+  for (const auto& l : read_lines(dir_ / "copies" / "instances.jsonl")) by_row[l["row"].get<std::string>()].push_back(l);
+  DataSpec data;
+  data.dataset = (dir_ / "tsp.h5").string();
+  const auto instances = load_eval_instances(data);
+  ASSERT_EQ(by_row["c4"].size(), instances.size());
+  int better = 0;
+  for (std::size_t i = 0; i < instances.size(); ++i) {
+    const auto &g = by_row["greedy"][i], &c1 = by_row["c1"][i], &c4 = by_row["c4"][i];
+    ASSERT_TRUE(g["feasible"].get<bool>() && c1["feasible"].get<bool>() && c4["feasible"].get<bool>());  // repair on
+    EXPECT_EQ(c1["solution"], g["solution"]) << "instance " << i;
+    EXPECT_DOUBLE_EQ(c1["objective"].get<double>(), g["objective"].get<double>());
+    const auto& e = instances[i];
+    ASSERT_EQ(c4["instance"], e.name);
+    const auto parsed = e.problem->parse(c4["solution"].get<std::string>());
+    ASSERT_TRUE(parsed.solution) << c4;
+    EXPECT_TRUE(e.problem->feasible(*e.instance, *parsed.solution)) << c4;
+    EXPECT_NEAR(e.problem->objective(*e.instance, *parsed.solution), c4["objective"].get<double>(), 1e-9) << c4;
+    EXPECT_LE(c4["objective"].get<double>(), g["objective"].get<double>() + 1e-12) << "copy 0 is the greedy decode";
+    better += c4["objective"].get<double>() < g["objective"].get<double>() - 1e-12;
+  }
+  EXPECT_GT(better, 0) << "some copy beats the instance's own greedy tour, or the test shows nothing";
+  std::ifstream in(dir_ / "copies" / "summary.json");
+  EXPECT_EQ(json::parse(in)["rows"][2]["settings"]["symmetric_copies"], true);
+
+  // Temperature 0 means argmax copies; without copies it is refused, and so are copies without a model.
+  for (const std::string row : {"{type: fixed, n: 2, temperature: 0}",
+                                "{type: fixed, n: 2, policy: heuristic, symmetric_copies: true}"}) {
+    const auto wrong = write_config("copies_wrong.yaml", base_config("copies_wrong") + "rows:\n  - " + row + "\n");
+    const ProgramRun refused = run_eval_program(wrong);
+    EXPECT_EQ(refused.code, 1) << row;
+    EXPECT_NE(refused.output.find("rows[0]."), std::string::npos) << refused.output;
+  }
+}
+
 std::string file_text(const fs::path& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});

@@ -256,6 +256,35 @@ TEST(SymmetricCopy, EveryProblemKeepsFeasibilityAndTheObjectiveExactly) {
   }
 }
 
+// A solution found on a copy, carried back, is one of the instance with the same objective: the
+// label goes there and back to itself up to what the copy rewrites (a route's direction, a set's
+// order), and a solution that is not the label's (a repaired partial one) keeps its objective too.
+TEST(SymmetricCopy, EverySolutionOfACopyCarriesBack) {
+  for (const std::string_view problem : problem_names()) {
+    const std::string name(problem);
+    const Problem& p = problem_by_name(name);
+    GenerateOptions options;
+    options.n = 9;
+    const auto inst = p.generate(options, 5);
+    const Solution label = repaired_full_list(p, *inst);
+    Rng rng(7);
+    for (int k = 0; k < 8; ++k) {
+      const SymmetricCopy copy = p.symmetric_copy(*inst, label, rng);
+      const Solution back = original_solution(copy, copy.solution);
+      EXPECT_TRUE(p.feasible(*inst, back)) << name;
+      EXPECT_NEAR(p.objective(*inst, back), p.objective(*inst, label), 1e-12 * std::abs(p.objective(*inst, label)))
+          << name;
+      Solution partial = copy.solution;  // another solution of the copy: its first list's first half
+      partial.lists.front().resize(partial.lists.front().size() / 2);
+      const Solution fixed = p.repair(*copy.instance, partial);
+      const Solution fixed_back = original_solution(copy, fixed);
+      EXPECT_TRUE(p.feasible(*inst, fixed_back)) << name;
+      EXPECT_NEAR(p.objective(*inst, fixed_back), p.objective(*copy.instance, fixed),
+                  1e-9 * std::max(1.0, std::abs(p.objective(*inst, label)))) << name;
+    }
+  }
+}
+
 TEST(SymmetricCopy, FixedPointsAndOrderConventions) {
   GenerateOptions options;
   options.n = 10;
