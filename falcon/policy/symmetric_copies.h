@@ -6,8 +6,9 @@
 // samples of a row are then views of one instance through its symmetries rather than draws of one
 // prompt; at temperature 0 each copy is decoded by argmax.
 //
-// Copy s of an instance is drawn from its own stream (seed, key * stride + s), and its sample from
-// the sampling stream the plain row's sample s uses, so rows compare sample for sample.
+// Copy s of an instance is drawn from a stream of its own (keyed like sample s, apart from the
+// sampling streams), and its sample from the sampling stream the plain row's sample s uses, so
+// rows compare sample for sample.
 #include <cstdint>
 #include <vector>
 

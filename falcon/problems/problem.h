@@ -44,7 +44,7 @@ struct GenerateOptions {
 
 // An instance and a solution carried through one symmetry of the problem (see symmetric_copy),
 // and the renaming that did it, so that a solution of the copy can be carried back
-// (original_solution in list_ops.h).
+// (original_solution, below).
 struct SymmetricCopy {
   std::shared_ptr<Instance> instance;
   Solution solution;
