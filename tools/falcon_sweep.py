@@ -300,6 +300,11 @@ def changes(sweep, p):
     return "; ".join(out)
 
 
+def holds_training_run(p):
+    """What falcon_train refuses to start over without --overwrite: an earlier run's outputs."""
+    return any(os.path.exists(p.path(name)) for name in ("checkpoints", "final", "metrics.jsonl"))
+
+
 def status(sweep, p):
     """done, failed (exit N), interrupted (started, never finished), not run, or changed."""
     if not os.path.exists(p.path("point.json")):
@@ -492,8 +497,12 @@ class Runner:
         write_atomic(p.path("point.json"), json.dumps(point_record(self.sweep, p), indent=2) + "\n")
         # An interrupted point continues where it stopped: falcon_eval keeps the instances it finished,
         # falcon_train starts from its last checkpoint. Its log goes on below the earlier run's.
+        # A failed or changed point starts again: over a training run there, falcon_train needs
+        # --overwrite (it refuses to replace an earlier run's checkpoints unasked).
         resume = state == "interrupted"
-        flags = [*self.sweep.args, *(["--resume"] if resume and "--resume" not in self.sweep.args else [])]
+        again = not resume and holds_training_run(p) and "--overwrite" not in self.sweep.args
+        flags = [*self.sweep.args, *(["--resume"] if resume and "--resume" not in self.sweep.args else []),
+                 *(["--overwrite"] if again else [])]
         cmd = [self.sweep.program, self.sweep.config, *flags, *p.overrides, f"output_dir={yaml_text(p.dir)}"]
         start = time.monotonic()
         with open(p.path("log.txt"), "a" if resume else "w", encoding="utf-8") as log:

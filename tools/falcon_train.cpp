@@ -6,6 +6,7 @@
 //   falcon_train configs/bopo_tsp.yaml stages[1].beta=0.2 output_dir=runs/beta02
 //   falcon_train configs/bopo_tsp.yaml --resume          # continue from the last checkpoint
 //                                                        # (Ctrl-C or kill writes one after the current step)
+//   falcon_train configs/bopo_tsp.yaml --overwrite       # start again where an earlier run is (else refused)
 //   falcon_train configs/bopo_tsp.yaml --print-config    # the resolved recipe, defaults included
 //   falcon_train configs/bopo_tsp.yaml --nproc 2         # data parallel over 2 local processes
 //   RANK=.. WORLD_SIZE=.. MASTER_ADDR=.. MASTER_PORT=.. falcon_train ...   # torchrun / Slurm style
@@ -55,11 +56,13 @@ int launch_workers(int nproc, falcon::Config& config, int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{"falcon_train: tokenizer, SFT and preference optimisation from one YAML recipe"};
   std::vector<std::string> args;
-  bool resume = false, print_config = false, quiet = false;
+  bool resume = false, overwrite = false, print_config = false, quiet = false;
   int nproc = 1;
   falcon::train::TrainOptions options;
   app.add_option("config", args, "CONFIG [key.path=value ...]: a configs/*.yaml recipe, then overrides")->required();
   app.add_flag("--resume", resume, "continue from output_dir/checkpoints (bit-identical on CPU)");
+  app.add_flag("--overwrite", overwrite, "start from step 0 where output_dir holds an earlier run, removing its "
+               "checkpoints, final model and metrics (without it such a run is refused)");
   app.add_flag("--print-config", print_config, "print the resolved recipe (defaults filled in) and exit");
   app.add_flag("--quiet", quiet, "no progress lines");
   app.add_option("--tokenizer-tool", options.tokenizer_tool, "the falcon_tokenizer program (default: next to this one)");
@@ -81,6 +84,7 @@ int main(int argc, char** argv) {
     }
     if (nproc > 1) return launch_workers(nproc, config, argc, argv);
     options.resume = resume;
+    options.overwrite = overwrite;
     options.progress = !quiet;
     // Ctrl-C or kill during a step: finish it, checkpoint, and say how to go on.
     falcon::install_stop_signal_handlers();

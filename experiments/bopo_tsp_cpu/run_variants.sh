@@ -22,6 +22,6 @@ for name in $(printf '%s\n' "${!variants[@]}" | sort); do
   [ -f "$out/$name/summary.json" ] && { echo "skip $name (done)"; continue; }
   echo "== $name: ${variants[$name]}"
   # shellcheck disable=SC2086
-  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" "${start[@]}" ${variants[$name]} "$@"
+  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" "${start[@]}" ${variants[$name]} --resume "$@"
 done
 python3 experiments/bopo_tsp_cpu/table.py "$base" "$out"/*/

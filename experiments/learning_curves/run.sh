@@ -104,16 +104,15 @@ for v in "${variants[@]}"; do dataset_of "$(problem_of "$v")"; done | sort -u | 
 done
 
 train() {  # variant: train for the rest of its time budget (the seconds already spent are in train.seconds)
-  local v=$1 dir=$out/$1 spent=0 resume=()
+  local v=$1 dir=$out/$1 spent=0
   mkdir -p "$dir"
   [ -f "$dir/train.seconds" ] && spent=$(cat "$dir/train.seconds")
   local left=$((minutes * 60 - spent))
   [ "$left" -gt 30 ] || return 0
-  [ -e "$dir/checkpoints/latest" ] && resume=(--resume)
   local start=$SECONDS
   # shellcheck disable=SC2046
   timeout --signal=TERM "$left" "$bin/tools/falcon_train" $here/sft_tsp20.yaml output_dir="$dir" \
-    data.config="configs/data/$(dataset_of "$(problem_of "$v")").yaml" $(overrides "$v") ${TRAIN_ARGS:-} "${resume[@]}" >> "$dir/train.log" 2>&1 || true
+    data.config="configs/data/$(dataset_of "$(problem_of "$v")").yaml" $(overrides "$v") ${TRAIN_ARGS:-} --resume >> "$dir/train.log" 2>&1 || true
   echo $((spent + SECONDS - start)) > "$dir/train.seconds"
 }
 

@@ -76,12 +76,10 @@ run_killed datagen "tsp20.h5.tmp" "$bin/datagen/falcon_datagen" --quiet $here/ki
 train=$out/train
 "$bin/tools/falcon_train" $here/kill_train.yaml output_dir="$train/reference" > "$out/train_reference.log" 2>&1
 resume() {  # run in the background: exec, so that the kill reaches falcon_train itself
-  local dir=$1
-  shift
-  if [ -e "$dir/checkpoints/latest" ]; then exec "$@" --resume; else exec "$@"; fi
+  exec "$@" --resume  # from the last checkpoint, or from step 0 before the first
 }
 run_killed train ".tmp-" \
-  resume "$train/killed" "$bin/tools/falcon_train" $here/kill_train.yaml output_dir="$train/killed"
+  resume "$bin/tools/falcon_train" $here/kill_train.yaml output_dir="$train/killed"
 if cmp "$train/reference/final/model.safetensors" "$train/killed/final/model.safetensors"; then
   echo "training: final/model.safetensors is byte for byte the uninterrupted run's" | tee -a "$log"
 else

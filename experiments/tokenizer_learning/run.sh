@@ -14,7 +14,7 @@ mkdir -p "$out"
 run() {  # name, overrides...
   local name=$1; shift
   [ -f "$out/$name/summary.json" ] && return 0
-  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" threads=1 "$@" > "$out/$name.log" 2>&1
+  build/tools/falcon_train configs/bopo_tsp.yaml output_dir="$out/$name" threads=1 --resume "$@" > "$out/$name.log" 2>&1
 }
 run whole tokenizer.numbers=whole & run split_digits tokenizer.numbers=split_digits & wait
 run fourier tokenizer.numbers=whole init.number_embedding=fourier &

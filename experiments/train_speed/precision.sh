@@ -17,7 +17,7 @@ mkdir -p "$OUT"
 for precision in none bf16; do  # a run already finished is kept
   [ -f "$OUT/$precision/final/config.json" ] && continue
   "$BUILD/tools/falcon_train" configs/bopo_tsp.yaml output_dir="$OUT/$precision" threads=1 mixed_precision=$precision \
-    checkpoint.every=200 checkpoint.keep_last=10 > "$OUT/$precision.log" 2>&1 &
+    checkpoint.every=200 checkpoint.keep_last=10 --resume > "$OUT/$precision.log" 2>&1 &
 done
 wait
 for precision in none bf16; do

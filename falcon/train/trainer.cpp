@@ -28,6 +28,7 @@
 #include "falcon/train/data_parallel.h"
 #include "falcon/train/dataset_losses.h"
 #include "falcon/train/metrics_log.h"
+#include "falcon/train/output_dir.h"
 #include "falcon/train/sft.h"
 #include "falcon/train/train_step.h"
 #include "falcon/train/tokenizer_setup.h"
@@ -609,6 +610,7 @@ TrainResult run_training(Config& config, const TrainOptions& options) {
   run.main = dist.is_main();
   run.progress = options.progress && run.main;
   run.checkpoints = recipe.output_dir + "/checkpoints";
+  claim_output_dir(recipe.output_dir, options.resume, options.overwrite, run.main);
 
   load_data(run);
   if (run.progress) {

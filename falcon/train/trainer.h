@@ -25,6 +25,7 @@ namespace falcon::train {
 
 struct TrainOptions {
   bool resume = false;         // continue from output_dir/checkpoints (bit-identical on CPU)
+  bool overwrite = false;      // start from step 0 in an output_dir that holds an earlier run, removing it
   bool progress = true;
   std::string tokenizer_tool;  // falcon_tokenizer, spawned to train a tokenizer (no LibTorch in it)
   std::int64_t stop_after_steps = 0;  // > 0: stop (after checkpointing) once this many optimizer

@@ -133,6 +133,9 @@ class FalconSweep(unittest.TestCase):
 
         # an interrupted point: started (point.json) but neither done nor failed
         os.remove(os.path.join(self.out, "tau=0.8,n_max=64", "done"))
+        # the failed point left a training run's metrics, which falcon_train starts over only with --overwrite
+        open(os.path.join(self.out, "tau=0.9,n_max=64", "metrics.jsonl"), "w").close()
+        open(os.path.join(self.out, "tau=0.8,n_max=64", "metrics.jsonl"), "w").close()
         self.fake_config({})
         rc, _, err = self.sweep()
         self.assertEqual(rc, 0, err)
@@ -143,6 +146,8 @@ class FalconSweep(unittest.TestCase):
         self.assertNotIn("--resume", self.calls("tau=0.8,n_max=64")[0])
         self.assertIn("--resume", self.calls("tau=0.8,n_max=64")[1])
         self.assertNotIn("--resume", self.calls("tau=0.9,n_max=64")[1])
+        self.assertIn("--overwrite", self.calls("tau=0.9,n_max=64")[1])
+        self.assertNotIn("--overwrite", self.calls("tau=0.8,n_max=64")[1])
         with open(os.path.join(self.out, "tau=0.8,n_max=64", "log.txt")) as f:
             self.assertEqual(f.read().count("$ "), 2)
         with open(os.path.join(self.out, "tau=0.9,n_max=64", "log.txt")) as f:

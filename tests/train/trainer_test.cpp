@@ -265,6 +265,54 @@ TEST_F(TrainerTest, ResumeIsBitIdenticalToAnUninterruptedRun) {
   expect_same_final_weights("once", "twice");
 }
 
+// A run started from step 0 where an earlier one is would replace its checkpoints and metrics: it
+// is refused, naming the ways on, and nothing there changes; --overwrite starts again there, as a
+// run in an empty folder does.
+TEST_F(TrainerTest, RefusesToStartOverAnEarlierRunUnlessOverwriteIsGiven) {
+  auto o = options();
+  o.stop_after_steps = 2;
+  {
+    auto config = recipe("earlier");
+    EXPECT_TRUE(run_training(config, o).stopped_early);
+  }
+  const fs::path checkpoints = dir_ / "earlier" / "checkpoints";
+  auto latest = [&] {
+    std::ifstream in(checkpoints / "latest");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string latest_before = latest();
+  o.stop_after_steps = 0;
+  try {
+    auto config = recipe("earlier");
+    run_training(config, o);
+    ADD_FAILURE() << "started over an earlier run";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("holds an earlier run (checkpoints/ (latest: step_2), metrics.jsonl)"), std::string::npos) << what;
+    EXPECT_NE(what.find("--resume"), std::string::npos) << what;
+    EXPECT_NE(what.find("--overwrite"), std::string::npos) << what;
+  }
+  EXPECT_EQ(latest(), latest_before);
+  EXPECT_TRUE(fs::exists(checkpoints / "step_2"));
+
+  o.resume = o.overwrite = true;
+  {
+    auto config = recipe("earlier");
+    EXPECT_THROW(run_training(config, o), Error);
+  }
+  o.resume = false;
+  {
+    auto config = recipe("earlier");
+    EXPECT_FALSE(run_training(config, o).stopped_early);
+  }
+  EXPECT_FALSE(fs::exists(checkpoints / "step_2"));
+  {
+    auto config = recipe("empty_folder");
+    run_training(config, options());
+  }
+  expect_same_final_weights("earlier", "empty_folder");
+}
+
 // A BOPO variant started from another run's SFT checkpoint runs only the later stages.
 TEST_F(TrainerTest, StartsALaterStageFromAnotherRunsCheckpoint) {
   {
