@@ -122,6 +122,9 @@ bool ComputedNotes::may_open_list() {
 
 bool ComputedNotes::may_close_body() const {
   if (!note_picks_) return true;
+  // A flat text goes on while its note lists a pick, as the heuristic sampler's walk does: each
+  // listed pick still adds to the answer (a free vertex to a set, a node within the budget to a tour).
+  if (const Choices& c = choices(); !format_.nested && c.restricts && !c.ids.empty()) return false;
   return problem_->feasible(*instance_, problem_->solution_of_text(*instance_, solution_));
 }
 

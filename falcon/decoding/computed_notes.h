@@ -85,7 +85,7 @@ class ComputedNotes {
   // one an out-of-range item would leave there.
   const std::string& choices_note() const;
   bool list_is_empty() const { return solution_.lists.empty() || solution_.lists.back().empty(); }
-  bool may_close_body() const;  // note picks: the solution read so far is feasible
+  bool may_close_body() const;  // note picks: the solution read so far is feasible and, flat, its note lists no pick
   bool may_open_list();          // note picks, nested: a new list would have a first pick
 
   const problems::Problem* problem_;

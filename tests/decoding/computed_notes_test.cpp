@@ -150,7 +150,8 @@ TEST(ComputedNotes, NotePicksTakeOnlyTheNotesChoices) {
   EXPECT_TRUE(takes(picks, ", #" + *listed_in(note).begin() + " "));
   EXPECT_FALSE(takes(picks, ", #" + unlisted + " ")) << prefix << note;  // not a choice of the note
   EXPECT_TRUE(takes(any_pick, ", #" + unlisted + " "));                  // without note picks, any index
-  EXPECT_TRUE(takes(picks, "], Objective: 1.0"));                        // the route may always end
+  EXPECT_FALSE(takes(picks, "], Objective: 1.0"));  // a listed node still fits: the route goes on
+  EXPECT_TRUE(takes(any_pick, "], Objective: 1.0"));
 }
 
 GrammarOptions picks_on() {
@@ -182,6 +183,26 @@ TEST(ComputedNotes, NotePicksEndCvrpRoutesWhenFullAndTheBodyWhenAllAreRouted) {
   EXPECT_EQ(after("Routes: [[#1" + after_one + "], [#").find('1'), std::string::npos);
   // Without note picks, the same prefixes are free.
   EXPECT_NE(testing::allowed_after(cvrp, instance, notes_on(), route + full + "]").find(']'), std::string::npos);
+}
+
+// A flat text under note picks ends only where its note lists nothing, as the heuristic sampler's
+// walk does: a set that a free vertex could still join stays open.
+TEST(ComputedNotes, NotePicksEndAFlatTextOnlyWhenItsNoteListsNothing) {
+  const auto& mis = echo("mis", "compact_ranked");
+  const auto instance = make_instance("mis", 12);
+  const auto& greedy = solvers::solver_by_name("mis", "greedy");
+  const std::string text = mis.format(*instance, greedy.solve(*instance, {1, 0.5}));  // a maximal set
+  const std::size_t end = text.rfind(']');
+  ASSERT_NE(end, std::string::npos) << text;
+  int open_points = 0;
+  for (std::size_t at = text.find(", #"); at != std::string::npos && at < end; at = text.find(", #", at + 1)) {
+    const std::string prefix = text.substr(0, at);  // a pick and its note, another pick to come
+    EXPECT_EQ(testing::allowed_after(mis, instance, picks_on(), prefix).find(']'), std::string::npos) << prefix;
+    EXPECT_NE(testing::allowed_after(mis, instance, notes_on(), prefix).find(']'), std::string::npos) << prefix;
+    ++open_points;
+  }
+  EXPECT_GT(open_points, 0) << text;
+  EXPECT_NE(testing::allowed_after(mis, instance, picks_on(), text.substr(0, end)).find(']'), std::string::npos) << text;
 }
 
 // Every text the problem's own solvers write (the heuristic the notes rank by, and the reference
