@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""results.md of the release table: one line per released model from runs/release_table/<p>/eval/summary.json.
+"""results.md of the release table: one line per released model from runs/release_table/<p>/eval/summary.json,
+or, for a problem not run there, from its point archived by an earlier run (--archive).
 
 Each configs/eval/release_<p>.yaml names its rows alike ("model alone", "FALCON N=8", ...), so the
 columns are those names; a problem whose config lacks a row shows "-" there. Each problem's eval is
@@ -76,6 +77,9 @@ def main():
     if args.archive:
         for problem in found:
             keep_as_point(pathlib.Path(args.runs) / problem, args.archive)
+        # The problems not run this time keep their last archived line: runs on several machines add up.
+        for summary in sorted(pathlib.Path(args.archive, "table1_released").glob("*/summary.json")):
+            found.setdefault(summary.parent.name, json.loads(summary.read_text()))
     problems = sorted(found, key=lambda p: (ORDER.index(p) if p in ORDER else len(ORDER), p))
     header = ["problem", "instances", "model alone: valid", "model alone: gap", "model alone: gap of the valid"]
     header += GAP_ROWS + [f"{row} vs {against} (W / T / L)" for row, against in PAIRS]

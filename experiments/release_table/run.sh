@@ -11,7 +11,7 @@
 # seven took 18m52s on the 2-core machine with nothing else running (MVC's lane 12 minutes).
 #   experiments/release_table/run.sh                  # LIMIT=100, LIMIT_MVC=50, JOBS=2
 #   LIMIT=200 LIMIT_MVC=200 experiments/release_table/run.sh   # all 200: the cards' own figures
-#   PROBLEMS="tsp cvrp" experiments/release_table/run.sh
+#   PROBLEMS="tsp cvrp" experiments/release_table/run.sh   # the others keep their archived lines
 #   experiments/release_table/run.sh --collect-only   # rebuild results.md from runs/release_table
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,13 +27,11 @@ released=$(for f in models/*/release.json; do basename "$(dirname "$f")"; done |
 PROBLEMS=${PROBLEMS:-$released}
 
 run_one() {  # problem: its test split, then its release eval, one thread
-  local p=$1 limit=$LIMIT start data_config
+  local p=$1 limit=$LIMIT start
   [ "$p" = mvc ] && limit=$LIMIT_MVC
   start=$(date +%s)
-  data_config=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['data'])" "models/$p/release.json")
   mkdir -p "$RUNS/$p"
-  "$BUILD/datagen/falcon_datagen" "$data_config" output="$RUNS/$p/test.h5" threads=1 \
-    splits.train.count=1 splits.val.count=1 splits.test.count="$limit" > "$RUNS/$p/datagen.log" 2>&1 ||
+  BUILD=$BUILD experiments/common/release_test_split.sh "$p" "$limit" "$RUNS/$p/test.h5" > "$RUNS/$p/datagen.log" 2>&1 ||
     { echo "release_table: $p: falcon_datagen failed (its log: $RUNS/$p/datagen.log)" >&2; return 1; }
   "$BUILD/tools/falcon_eval" "configs/eval/release_$p.yaml" data.dataset="$RUNS/$p/test.h5" data.limit="$limit" \
     output_dir="$RUNS/$p/eval" threads=1 > "$RUNS/$p/eval.log" 2>&1 ||

@@ -66,6 +66,20 @@ class ReleaseTable(unittest.TestCase):
             with open(os.path.join(point.dir, "done")) as f:
                 self.assertEqual(json.load(f), {"seconds": 110.0})
 
+    def test_a_problem_not_run_again_keeps_its_archived_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            archive, out = os.path.join(d, "points"), os.path.join(d, "results.md")
+            for runs, problem, gap in ((os.path.join(d, "first"), "op", 0.26), (os.path.join(d, "second"), "tsp", 0.09)):
+                write_summary(runs, problem, [{"row": "model alone", "feasible_raw": 1.0, "gap_all": gap,
+                                               "gap_feasible": gap}], [])
+                with open(os.path.join(runs, problem, "eval", "config.yaml"), "w") as f:
+                    f.write(f"model: {{path: models/{problem}}}\ndata: {{dataset: t.h5, limit: 100}}\nthreads: 1\n")
+                result = collect(runs, out, "--archive", archive)
+                self.assertEqual(result.returncode, 0, result.stderr)
+            lines = [l for l in open(out).read().splitlines() if l.startswith("| op") or l.startswith("| tsp")]
+            self.assertEqual([l.split(" | ")[0] for l in lines], ["| tsp", "| op"])
+            self.assertEqual(lines[1].split(" | ")[3], "26.00%")
+
     def test_no_runs_is_one_clear_error(self):
         with tempfile.TemporaryDirectory() as d:
             result = collect(os.path.join(d, "nothing"), os.path.join(d, "results.md"))
