@@ -18,8 +18,8 @@ std::string latest_name(const fs::path& checkpoints) {
   return name;
 }
 
-}  // namespace
-
+// The earlier run's outputs in output_dir ("checkpoints/ (latest: step_1500), final/, metrics.jsonl"),
+// or "" when it holds none.
 std::string earlier_run_outputs(const std::string& output_dir) {
   const fs::path dir(output_dir);
   std::error_code ec;
@@ -33,6 +33,8 @@ std::string earlier_run_outputs(const std::string& output_dir) {
   if (fs::exists(dir / "metrics.jsonl", ec)) add("metrics.jsonl");
   return out;
 }
+
+}  // namespace
 
 void claim_output_dir(const std::string& output_dir, bool resume, bool overwrite, bool main) {
   if (resume && overwrite)

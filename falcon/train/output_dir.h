@@ -5,10 +5,6 @@
 
 namespace falcon::train {
 
-// The earlier run's outputs in output_dir ("checkpoints/ (latest: step_1500), final/, metrics.jsonl"),
-// or "" when it holds none.
-std::string earlier_run_outputs(const std::string& output_dir);
-
 // Throws, naming what is there and the ways on (--resume, --overwrite, another output_dir), when
 // output_dir holds an earlier run and neither flag is given; with overwrite, and on the process that
 // writes (main), removes that run's outputs so that none of them mixes with the new run's.
