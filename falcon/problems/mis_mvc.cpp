@@ -156,17 +156,6 @@ EchoNotes mis_state_notes(const GraphInstance& instance, const Solution& set) {
 
 namespace {
 
-// A ranked text's state under its greedy: each vertex's rank key (smaller first; none: not in the
-// notes, or not takeable), and what taking a vertex changes.
-class GreedyState {
- public:
-  virtual ~GreedyState() = default;
-  virtual std::optional<int> key(int v) const = 0;
-  virtual void take(int v) = 0;
-};
-
-// Min-degree independent set: a free vertex ranks by its free neighbours; taking it rules it and
-// its neighbours out.
 class MinDegreeFree final : public GreedyState {
  public:
   explicit MinDegreeFree(const Graph& g) : g_(g), taken_(g.n, 0) {}
@@ -186,8 +175,6 @@ class MinDegreeFree final : public GreedyState {
   std::vector<char> taken_;
 };
 
-// Max-degree vertex cover: a vertex with uncovered edges ranks by their number, most first;
-// taking it covers them.
 class MaxDegreeUncovered final : public GreedyState {
  public:
   explicit MaxDegreeUncovered(const Graph& g) : g_(g), in_cover_(g.n, 0) {}
@@ -210,13 +197,7 @@ EchoNotes ranked_notes(const Graph& g, const Solution& set, GreedyState& state) 
   std::vector<std::string> notes;
   for (int v : set.items()) {
     if (valid_id(v, g.n)) state.take(v);
-    std::vector<std::pair<int, int>> keyed;  // (key, ID)
-    for (int w = 0; w < g.n; ++w)
-      if (const auto k = state.key(w)) keyed.emplace_back(*k, w);
-    std::sort(keyed.begin(), keyed.end());
-    std::vector<int> ranked;
-    for (const auto& [k, w] : keyed) ranked.push_back(w);
-    notes.push_back(id_list_text(ranked));
+    notes.push_back(id_list_text(ranked_note(g, state)));
   }
   return {notes};
 }
@@ -255,6 +236,21 @@ Solution ranked_order(const Graph& g, const Solution& set, GreedyState& state) {
 }
 
 }  // namespace
+
+std::unique_ptr<GreedyState> min_degree_free(const Graph& g) { return std::make_unique<MinDegreeFree>(g); }
+
+std::unique_ptr<GreedyState> max_degree_uncovered(const Graph& g) { return std::make_unique<MaxDegreeUncovered>(g); }
+
+std::vector<int> ranked_note(const Graph& g, const GreedyState& state) {
+  std::vector<std::pair<int, int>> keyed;  // (key, ID)
+  for (int w = 0; w < g.n; ++w)
+    if (const auto k = state.key(w)) keyed.emplace_back(*k, w);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> ranked;
+  ranked.reserve(keyed.size());
+  for (const auto& [k, w] : keyed) ranked.push_back(w);
+  return ranked;
+}
 
 EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set) {
   MinDegreeFree state(instance.graph);

@@ -9,6 +9,7 @@
 // .col, .dimacs, ...) is read as the graph itself. To solve MIS on a .clq graph as written,
 // copy it to another extension. A .clq file whose complement would pass 5 million edges is refused.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,6 +68,20 @@ Solution mis_ranked_order(const GraphInstance& instance, const Solution& set);
 // edges, is max-degree greedy; the cover written in the order that greedy held to it takes it.
 EchoNotes mvc_ranked_notes(const GraphInstance& instance, const Solution& set);
 Solution mvc_ranked_order(const GraphInstance& instance, const Solution& set);
+// The greedy a ranked text follows, one vertex at a time: each vertex's rank key (smaller first;
+// none: not in the note, or not takeable), and what taking a vertex changes.
+class GreedyState {
+ public:
+  virtual ~GreedyState() = default;
+  virtual std::optional<int> key(int v) const = 0;
+  virtual void take(int v) = 0;
+};
+// MIS: a free vertex ranks by its free neighbours; taking it rules it and its neighbours out.
+std::unique_ptr<GreedyState> min_degree_free(const Graph& g);
+// MVC: a vertex with uncovered edges ranks by their number, most first; taking it covers them.
+std::unique_ptr<GreedyState> max_degree_uncovered(const Graph& g);
+// The ranked note in `state`: every vertex with a key, smallest key first (ties: smallest ID).
+std::vector<int> ranked_note(const Graph& g, const GreedyState& state);
 // The compact_state style's MVC notes: after v, the vertices above v that a vertex skipped so far
 // (one up to v that the set leaves out) is adjacent to, so each must be written: "may the set
 // skip to w?" is "does the latest note list nothing below w?". A cover ends on "()" with no edge

@@ -8,6 +8,7 @@
 #include "falcon/solvers/mis_reference.h"
 #include "falcon/solvers/op_heuristics.h"
 #include "falcon/solvers/op_reference.h"
+#include "falcon/solvers/optimum_toward_greedy.h"
 #include "falcon/solvers/pfsp_heuristics.h"
 #include "falcon/solvers/pfsp_reference.h"
 #include "falcon/solvers/routing_heuristics.h"
@@ -39,6 +40,10 @@ const std::vector<SolverEntry>& all_solvers() {
       {"mvc", "reference", &mvc_reference_solve},
       {"pfsp", "reference", &pfsp_reference},
       {"jssp", "reference", &jssp_reference},
+      // The reference's optimum, re-chosen among the optima to follow the ranked text's greedy
+      // (optimum_toward_greedy.h): labels for the compact_ranked text.
+      {"mis", "reference_toward_greedy", &mis_reference_toward_greedy},
+      {"mvc", "reference_toward_greedy", &mvc_reference_toward_greedy},
   };
   return solvers;
 }
