@@ -6,6 +6,7 @@
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/pfsp.h"
+#include "falcon/problems/solution_text.h"
 
 namespace falcon::formats {
 namespace {
@@ -78,12 +79,25 @@ const ProblemRanking& written_ranking(const problems::Problem& problem) {
   return *ranking;
 }
 
+// An item out of range moves no problem's state: the note it leaves is the state before any pick.
+constexpr int kOutOfRange = -1;
+
 class RankedFormat final : public Format {
  public:
-  std::string_view name() const override { return "compact_ranked"; }
+  explicit RankedFormat(bool opening) : opening_(opening) {}
+  std::string_view name() const override { return opening_ ? "compact_ranked_opening" : "compact_ranked"; }
   bool writes_notes() const override { return true; }
+  // With the opening note, the prompt ends on the note that lists the first pick's choices, as
+  // every later pick follows its own: without it the model must find the greedy's first pick
+  // itself (MIS: the vertex of least degree among all).
   std::string prompt(const problems::Problem& problem, const Instance& instance, int candidates) const override {
-    return compact_prompt(problem, instance, candidates, PromptFor::kState, name());
+    std::string text = compact_prompt(problem, instance, candidates, PromptFor::kState, name());
+    if (opening_) {
+      const EchoNotes notes = notes_of(problem, instance, Solution::flat({kOutOfRange}));
+      const std::string opening = notes.empty() || notes.back().empty() ? std::string() : notes.back().back();
+      text += problems::echo_note_text(opening);
+    }
+    return text;
   }
   problems::TextShape shape(const problems::Problem& problem) const override {
     const ProblemRanking* ranking = ranking_of(problem);
@@ -96,14 +110,26 @@ class RankedFormat final : public Format {
     return ranking.order != nullptr ? ranking.order(instance, solution) : solution;
   }
   EchoNotes notes(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
+    return notes_of(problem, instance, items);
+  }
+
+ private:
+  static EchoNotes notes_of(const problems::Problem& problem, const Instance& instance, const Solution& items) {
     return written_ranking(problem).notes(instance, items);
   }
+
+  bool opening_;
 };
 
 }  // namespace
 
 const Format& ranked_format() {
-  static const RankedFormat format;
+  static const RankedFormat format(/*opening=*/false);
+  return format;
+}
+
+const Format& ranked_opening_format() {
+  static const RankedFormat format(/*opening=*/true);
   return format;
 }
 

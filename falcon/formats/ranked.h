@@ -11,5 +11,8 @@
 namespace falcon::formats {
 
 const Format& ranked_format();
+// compact_ranked_opening: the same text, its prompt ending on the note an item out of range would
+// leave ("... (#47#12#30)"), the first pick's choices, so that no pick goes without its note.
+const Format& ranked_opening_format();
 
 }  // namespace falcon::formats

@@ -51,7 +51,9 @@ TextStyle TextStyle::for_problem(std::string_view problem) const {
   return TextStyle{name, candidates, {}, chat};
 }
 
-bool notes_are_choices(const TextStyle& style) { return style.name == "compact_ranked"; }
+bool notes_are_choices(const TextStyle& style) {
+  return style.name == "compact_ranked" || style.name == "compact_ranked_opening";
+}
 
 bool writes_notes(const TextStyle& style) {
   auto notes_in = [](const std::string& name) {

@@ -262,6 +262,29 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   }
 }
 
+TEST(EchoNotes, RankedOpeningPromptEndsOnTheFirstPicksNote) {
+  const auto path_and_lone = graph(4, {{0, 1}, {1, 2}});  // 0-1-2, and 3 alone
+  const Problem& plain = with_text_style(problem_by_name("mis"), make_text_style("compact_ranked", 0, "test"));
+  const Problem& opening =
+      with_text_style(problem_by_name("mis"), make_text_style("compact_ranked_opening", 0, "test"));
+  // Before any pick every vertex is free: 3 (no neighbour), then 0 and 2 (one), then 1 (two).
+  EXPECT_EQ(opening.prompt(*path_and_lone), "MIS:#0 1:#1;#1 2:#2;#2 1;#3 0; (#3#0#2#1)");
+  EXPECT_EQ(opening.prompt(*path_and_lone), plain.prompt(*path_and_lone) + " (#3#0#2#1)");
+  // The solution text is the ranked text's, and so is everything read back from it.
+  const Solution set = Solution::flat({0, 2, 3});
+  EXPECT_EQ(opening.format(*path_and_lone, set), plain.format(*path_and_lone, set));
+  EXPECT_EQ(opening.parse(opening.format(*path_and_lone, set)).solution, plain.parse(plain.format(*path_and_lone, set)).solution);
+  // A nested text (CVRP): the customers that fit an empty route, nearest the depot first.
+  auto cvrp = std::make_shared<cvrp::CvrpInstance>();
+  cvrp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}, {2, 0}, {3, 3}});
+  cvrp->demands = {0, 4, 5, 5};
+  cvrp->capacity = 10;
+  const Problem& cvrp_opening =
+      with_text_style(problem_by_name("cvrp"), make_text_style("compact_ranked_opening", 0, "test"));
+  const std::string prompt = cvrp_opening.prompt(*cvrp);
+  EXPECT_EQ(prompt.substr(prompt.size() - 9), " (#1#2#3)") << prompt;
+}
+
 TEST(EchoNotes, CvrpRankedNotesListTheCustomersThatFitNearestFirst) {
   // The depot at the origin; #1 nearest it, then #2, #3 far. Capacity 10.
   auto cvrp = std::make_shared<cvrp::CvrpInstance>();
