@@ -13,13 +13,23 @@ DESCRIBE = {
     "model alone": "**model alone** (greedy, grammar and notes, no repair)",
     "model alone, note picks": "**model alone, note picks** (each pick one the note lists)",
     "FALCON N=1": "FALCON N=1 (greedy, repair)",
-    "FALCON N=8": "FALCON N=8 (T 0.7, repair)",
-    "FALCON adaptive": "**FALCON adaptive** (N 8..64, tau 0.85, repair)",
-    "FALCON N=8, copies": "FALCON N=8, copies (8 symmetric copies, argmax each, repair)",
-    "FALCON adaptive, copies": "**FALCON adaptive, copies** (8..64 symmetric copies, argmax each, tau 0.85, repair)",
     "simple heuristic": "simple heuristic",
     "repair alone": "repair alone (from nothing)",
 }
+
+
+def describe_samples(name, settings):
+    """A model's sampled row, from the settings it ran with: how many samples, of what."""
+    fixed = settings["method"] == "fixed"
+    count = f"N={settings['n']}" if fixed else f"N {settings['n_min']}..{settings['n_max']}, tau {settings['tau']}"
+    t = settings.get("temperature")
+    if settings.get("symmetric_copies"):
+        draws = "symmetric copies, " + ("argmax each" if t == 0 else f"T {t} each")
+    else:
+        draws = f"T {t}"
+    label = name if fixed else f"**{name}**"
+    said = [] if count in name else [count]
+    return f"{label} ({', '.join(said + [draws, 'repair'])})"
 
 
 def percent(x, digits=2):
@@ -36,7 +46,9 @@ def main():
     for r in rows:
         name = r["row"]
         label = DESCRIBE.get(name, name)
-        if name.startswith("heuristic sampler"):
+        if r["method"] in ("fixed", "adaptive"):
+            label = describe_samples(name, r["settings"])
+        elif name.startswith("heuristic sampler"):
             label = f"{name} (no model, q {r['settings'].get('q')}, repair)"
         samples = "-" if r["method"].startswith("solver") else f"{r['samples']:.1f}"
         print(f"| {label} | {percent(r['feasible_raw'], 1)} | {percent(r['gap_all'])} | {percent(r['gap_feasible'])} "
