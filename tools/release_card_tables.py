@@ -29,7 +29,7 @@ def describe_samples(name, settings):
         draws = f"T {t}"
     label = name if fixed else f"**{name}**"
     said = [] if count in name else [count]
-    return f"{label} ({', '.join(said + [draws, 'repair'])})"
+    return f"{label} ({', '.join(said + [draws, 'repair' if settings.get('repair') else 'no repair'])})"
 
 
 def percent(x, digits=2):
