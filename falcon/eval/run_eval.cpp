@@ -62,6 +62,7 @@ nlohmann::ordered_json row_settings(const RowSpec& row) {
   if (row.kind == MethodKind::kAdaptive)
     j.update({{"n_min", row.rule.n_min}, {"n_max", row.rule.n_max}, {"tau", row.rule.tau},
               {"alpha0", row.rule.alpha0}, {"beta0", row.rule.beta0}});
+  if (row.kind == MethodKind::kAdaptive && row.rule.patience > 0) j["patience"] = row.rule.patience;
   if (row.heuristic_policy) {
     j.update({{"policy", "heuristic"}, {"q", row.q}, {"match", to_string(row.match)}, {"round_size", row.round_size}});
   } else if (row.kind != MethodKind::kGreedy) {

@@ -29,6 +29,7 @@ void check_rule(const AdaptiveRule& rule) {
   if (rule.n_max < rule.n_min) throw Error("adaptive rule: n_max must be >= n_min");
   if (!(rule.tau > 0 && rule.tau <= 1)) throw Error("adaptive rule: tau must be in (0, 1]");
   if (!(rule.alpha0 > 0 && rule.beta0 > 0)) throw Error("adaptive rule: alpha0 and beta0 must be positive");
+  if (rule.patience < 0) throw Error("adaptive rule: patience must be >= 0 (0 = off)");
 }
 
 AdaptiveDecision adaptive_decision(const std::vector<Draw>& draws, const AdaptiveRule& rule, problems::Sense sense) {
@@ -46,6 +47,10 @@ AdaptiveDecision adaptive_decision(const std::vector<Draw>& draws, const Adaptiv
       d.stop = StopReason::kConfidence;
       return d;
     }
+    if (rule.patience > 0 && d.samples - (d.best + 1) >= rule.patience) {  // no progress for k samples
+      d.stop = StopReason::kPatience;
+      return d;
+    }
     if (d.samples == rule.n_max) {
       d.stop = StopReason::kBudget;
       return d;
@@ -58,6 +63,7 @@ std::string to_string(StopReason reason) {
   switch (reason) {
     case StopReason::kNone: return "none";
     case StopReason::kConfidence: return "confidence";
+    case StopReason::kPatience: return "patience";
     case StopReason::kBudget: return "budget";
   }
   return "?";

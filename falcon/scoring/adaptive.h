@@ -12,6 +12,12 @@
 // samples that produced exactly the delivered solution. Sampling stops at the first n with
 // Conf >= tau, or at n = N_max.
 //
+// Beyond the paper, `patience` k > 0 adds a second way to stop: at the first n >= N_min whose last k
+// samples found nothing strictly better than y* (y* was first drawn at sample n - k or earlier).
+// Conf(y*) needs samples that deliver y* itself, which never comes where objectives are real
+// numbers or samples spread (TSP, JSSP: consistency about 0.02); a stall needs no tie, only no
+// progress: once a sample reaches what the model can find, the rest stop adding to it.
+//
 // Samples come in batched rounds; the rule is still evaluated after EVERY sample (prefix by
 // prefix), so the stopping point and the delivered solution are exactly Algorithm 2's for the
 // same sample sequence. Samples of the last round beyond the stopping point are discarded
@@ -30,6 +36,7 @@ struct AdaptiveRule {
   double tau = 0.85;   // confidence threshold
   double alpha0 = 1.0;  // Beta prior (uniform)
   double beta0 = 1.0;
+  int patience = 0;     // k: stop after k samples in a row that do not beat y* (0 = off)
 };
 
 // One scored sample, as the rule sees it. `match_class`: samples with equal classes match.
@@ -49,7 +56,7 @@ bool better_draw(const Draw& a, const Draw& b, problems::Sense sense);
 // the earliest on ties (and among infeasible draws, the first). -1 when n == 0.
 int best_draw(const std::vector<Draw>& draws, int n, problems::Sense sense);
 
-enum class StopReason { kNone, kConfidence, kBudget };
+enum class StopReason { kNone, kConfidence, kPatience, kBudget };
 
 struct AdaptiveDecision {
   StopReason stop = StopReason::kNone;  // kNone: not decided yet, draw more
@@ -60,7 +67,8 @@ struct AdaptiveDecision {
 };
 
 // Walks n = 1 .. draws.size() and stops at the first n that Algorithm 2 stops at.
-// Throws falcon::Error when the rule is malformed (n_min < 1, n_max < n_min, tau outside (0, 1]).
+// Throws falcon::Error when the rule is malformed (n_min < 1, n_max < n_min, tau outside (0, 1],
+// patience < 0).
 AdaptiveDecision adaptive_decision(const std::vector<Draw>& draws, const AdaptiveRule& rule, problems::Sense sense);
 
 void check_rule(const AdaptiveRule& rule);

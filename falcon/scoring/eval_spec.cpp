@@ -180,6 +180,9 @@ RowSpec read_row(Config& c, const std::string& base, const RowSpec& default_note
     r.rule.alpha0 = c.get_double(base + ".alpha0", 1.0);
     r.rule.beta0 = c.get_double(base + ".beta0", 1.0);
     require(r.rule.alpha0 > 0 && r.rule.beta0 > 0, c, base + ".alpha0", "and beta0 must be positive");
+    r.rule.patience = static_cast<int>(c.get_int(base + ".patience", 0));
+    require(r.rule.patience >= 0, c, base + ".patience",
+            "must be >= 0: stop after this many samples in a row that beat nothing (0 = off)");
     r.round_size = static_cast<int>(c.get_int(base + ".round_size", 8));
     require(r.round_size >= 1, c, base + ".round_size", "must be at least 1 (samples per call after the first n_min)");
     r.match = match_from_string(c.get_string(base + ".match", "solution"), at(c, base + ".match"));

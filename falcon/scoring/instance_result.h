@@ -39,7 +39,7 @@ struct InstanceResult {
   int samples_feasible_raw = 0;   // of the `samples` used, how many were feasible before repair
   std::optional<double> consistency;  // Definition 3.5 over the `samples` used (K >= 2)
   std::optional<double> confidence;   // adaptive: Conf(y*) at the stop
-  std::string stop;               // adaptive: confidence | budget; else ""
+  std::string stop;               // adaptive: confidence | patience | budget; else ""
   TimeSplit seconds;
   std::string solution;           // the delivered solution in the grammar's text
   // Model rows: the delivered sample's text as the model wrote it, before parsing and repair ("" for

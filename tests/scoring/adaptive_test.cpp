@@ -95,12 +95,49 @@ TEST(AdaptiveDecision, TauOneNeverStopsOnConfidence) {
   EXPECT_DOUBLE_EQ(d.confidence, 6.0 / 7.0);
 }
 
+TEST(AdaptiveDecision, PatienceStopsWhenTheLastKSamplesBeatNothing) {
+  // Real-valued objectives that never repeat: the confidence rule runs to the budget.
+  std::vector<Draw> draws;
+  for (int i = 0; i < 64; ++i) draws.push_back({true, i == 5 ? 1.0 : 10.0 + i, i});
+  AdaptiveRule rule;  // 8, 64, 0.85
+  EXPECT_EQ(adaptive_decision(draws, rule, Sense::kMinimize).stop, StopReason::kBudget);
+  rule.patience = 12;  // y* is sample 6 (index 5): samples 7..18 beat nothing -> stop at 18
+  const auto d = adaptive_decision(draws, rule, Sense::kMinimize);
+  EXPECT_EQ(d.stop, StopReason::kPatience);
+  EXPECT_EQ(d.samples, 18);
+  EXPECT_EQ(d.best, 5);
+}
+
+TEST(AdaptiveDecision, PatienceRestartsOnEveryImprovementAndWaitsForNMin) {
+  AdaptiveRule rule;
+  rule.n_min = 8;
+  rule.patience = 3;
+  // Improvements at samples 1, 2, 6 (minimise): no stop before n_min = 8; at 9 three samples
+  // (7, 8, 9) beat nothing. A tie with y* is no progress.
+  const std::vector<Draw> draws = {{true, 9, 0}, {true, 8, 1}, {true, 8, 2}, {true, 8.5, 3}, {true, 9, 4},
+                                   {true, 7, 5},  {true, 7, 6}, {true, 7.5, 7}, {true, 8, 8},  {true, 1, 9}};
+  const auto d = adaptive_decision(draws, rule, Sense::kMinimize);
+  EXPECT_EQ(d.stop, StopReason::kPatience);
+  EXPECT_EQ(d.samples, 9);
+  EXPECT_EQ(d.best, 5);
+  // An improvement at sample 9 restarts the count: with it, no stop before sample 12.
+  auto later = draws;
+  later[8] = {true, 6, 8};
+  later.resize(9);
+  later.resize(11, Draw{true, 50, 20});
+  EXPECT_EQ(adaptive_decision(later, rule, Sense::kMinimize).stop, StopReason::kNone);
+  EXPECT_EQ(to_string(StopReason::kPatience), "patience");
+}
+
 TEST(AdaptiveDecision, MalformedRulesAreErrors) {
   AdaptiveRule bad;
   bad.n_max = 4;  // < n_min 8
   EXPECT_THROW(adaptive_decision({}, bad, Sense::kMinimize), Error);
   bad = AdaptiveRule{};
   bad.tau = 0.0;
+  EXPECT_THROW(check_rule(bad), Error);
+  bad = AdaptiveRule{};
+  bad.patience = -1;
   EXPECT_THROW(check_rule(bad), Error);
 }
 

@@ -42,7 +42,7 @@ model: {path: )" FALCON_FIXTURES_DIR R"(/tokenizer, tokenizer: )" FALCON_FIXTURE
 rows:
   - {type: greedy}
   - {type: fixed, n: 4}
-  - {type: adaptive, n_min: 2, n_max: 10, tau: 0.9, match: objective, repair: false, computed_notes: true}
+  - {type: adaptive, n_min: 2, n_max: 10, tau: 0.9, patience: 4, match: objective, repair: false, computed_notes: true}
 )", "<eval>");
   auto spec = read_eval_spec(c);
   c.check_unused();
@@ -54,6 +54,8 @@ rows:
   EXPECT_EQ(spec.rows[1].budget(), 4);
   EXPECT_EQ(spec.rows[2].budget(), 10);
   EXPECT_EQ(spec.rows[2].match, Match::kObjective);
+  EXPECT_EQ(spec.rows[2].rule.patience, 4);
+  EXPECT_EQ(spec.rows[0].rule.patience, 0);  // off unless asked
   EXPECT_FALSE(spec.rows[2].repair);
   EXPECT_TRUE(spec.needs_model());
 }
