@@ -10,7 +10,6 @@ import json
 import sys
 
 DESCRIBE = {
-    "model alone": "**model alone** (greedy, grammar and notes, no repair)",
     "model alone, note picks": "**model alone, note picks** (each pick one the note lists)",
     "FALCON N=1": "FALCON N=1 (greedy, repair)",
     "simple heuristic": "simple heuristic",
@@ -46,6 +45,9 @@ def main():
     for r in rows:
         name = r["row"]
         label = DESCRIBE.get(name, name)
+        if name == "model alone":  # a text without notes (JSSP's) has only the grammar
+            notes = " and notes" if r["settings"].get("computed_notes") else ""
+            label = f"**model alone** (greedy, grammar{notes}, no repair)"
         if r["method"] in ("fixed", "adaptive"):
             label = describe_samples(name, r["settings"])
         elif name.startswith("heuristic sampler"):
