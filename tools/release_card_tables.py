@@ -21,6 +21,8 @@ def describe_samples(name, settings):
     """A model's sampled row, from the settings it ran with: how many samples, of what."""
     fixed = settings["method"] == "fixed"
     count = f"N={settings['n']}" if fixed else f"N {settings['n_min']}..{settings['n_max']}, tau {settings['tau']}"
+    if settings.get("patience"):
+        count += f", patience {settings['patience']}"
     t = settings.get("temperature")
     if settings.get("symmetric_copies"):
         draws = "symmetric copies, " + ("argmax each" if t == 0 else f"T {t} each")
