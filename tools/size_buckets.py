@@ -2,16 +2,20 @@
 """Splits a falcon_eval run's rows by instance size: valid share and gaps per size bucket.
 
 falcon_eval's summary averages over all instances; a model over several sizes is judged per
-bucket (Table 2: Small 10-30, Medium 40-60). Reads the run's instances.jsonl (one line per row and
-instance, with its size n) and prints a markdown table, one line per row, one column per bucket.
+bucket (Table 2's, experiments/common/buckets.py: Small 10-30, Med. 40-60, Large 70-100). Reads the
+run's instances.jsonl (one line per row and instance, with its size n) and prints a markdown
+table, one line per row, one column per bucket that holds an instance.
 
   tools/size_buckets.py runs/eval/tsp10_60/instances.jsonl
-  tools/size_buckets.py RUN/instances.jsonl --bucket small=10-30 --bucket medium=40-60
+  tools/size_buckets.py RUN/instances.jsonl --bucket small=10-20 --bucket large=21-60
 """
 import argparse
 import json
+import pathlib
 import sys
-from collections import OrderedDict
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "experiments" / "common"))
+import buckets  # noqa: E402
 
 
 def parse_bucket(text):
@@ -23,47 +27,54 @@ def parse_bucket(text):
     return name, low, high
 
 
+def read_lines(path):
+    try:
+        f = open(path)
+    except OSError as e:
+        sys.exit(f"{path}: cannot read it ({e.strerror}); give the instances.jsonl of a falcon_eval run")
+    lines = []
+    with f:
+        for number, text in enumerate(f, 1):
+            try:
+                line = json.loads(text)
+                line["row"], line["n"] = str(line["row"]), int(line["n"])
+            except (ValueError, KeyError, TypeError) as e:
+                sys.exit(f"{path}:{number}: not a falcon_eval instance line ({e}); "
+                         "give the instances.jsonl of a falcon_eval run")
+            lines.append(line)
+    return lines
+
+
+def cell(lines):
+    """valid before repair / gap with an invalid answer counted 100% / gap of the feasible."""
+    valid = sum(bool(line.get("feasible_raw")) for line in lines) / len(lines)
+    gap_all = buckets.mean([line["gap"] if line.get("gap") is not None else 1.0 for line in lines])
+    gap_feasible = buckets.mean_gap(lines)
+    feasible = "-" if gap_feasible is None else f"{100 * gap_feasible:.2f}%"
+    return f"{100 * valid:.0f}% / {100 * gap_all:.2f}% / {feasible} ({len(lines)})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("instances", help="a falcon_eval run's instances.jsonl")
     parser.add_argument("--bucket", action="append", type=parse_bucket,
-                        help="NAME=LOW-HIGH, inclusive (default: small=10-30, medium=40-60)")
+                        help="NAME=LOW-HIGH, inclusive, in place of Table 2's buckets")
     args = parser.parse_args()
-    buckets = args.bucket or [("small", 10, 30), ("medium", 40, 60)]
+    spans = args.bucket or buckets.SIZE_BUCKETS
 
-    # per row, per bucket: [instances, valid before repair, sum of gaps with invalid = 100%]
-    table = OrderedDict()
-    try:
-        f = open(args.instances)
-    except OSError as e:
-        sys.exit(f"{args.instances}: cannot read it ({e.strerror}); give the instances.jsonl of a falcon_eval run")
-    with f:
-        for number, line in enumerate(f, 1):
-            try:
-                record = json.loads(line)
-                row, n = record["row"], int(record["n"])
-            except (ValueError, KeyError, TypeError) as e:
-                sys.exit(f"{args.instances}:{number}: not a falcon_eval instance line ({e}); "
-                         "give the instances.jsonl of a falcon_eval run")
-            bucket = next((name for name, low, high in buckets if low <= n <= high), None)
-            if bucket is None:
-                continue
-            cell = table.setdefault(row, {}).setdefault(bucket, [0, 0, 0.0])
-            cell[0] += 1
-            cell[1] += bool(record.get("feasible_raw"))
-            cell[2] += record["gap"] if record.get("feasible") and record.get("gap") is not None else 1.0
-    if not table:
+    def bucket_of(line):
+        return next((name for name, low, high in spans if low <= line["n"] <= high), None)
+
+    lines = read_lines(args.instances)
+    by_bucket = buckets.group(lines, bucket_of)
+    if not by_bucket:
         sys.exit(f"{args.instances}: no instance falls in any bucket")
-
-    names = [name for name, _, _ in buckets]
-    print("| row | " + " | ".join(f"{b}: valid / gap (invalid = 100%)" for b in names) + " |")
+    names = [name for name, _, _ in spans if name in by_bucket]
+    print("| row | " + " | ".join(f"{b}: valid / gap (invalid = 100%) / gap of the feasible" for b in names) + " |")
     print("|---|" + "---:|" * len(names))
-    for row, cells in table.items():
-        out = []
-        for b in names:
-            count, valid, gaps = cells.get(b, (0, 0, 0.0))
-            out.append(f"{100 * valid / count:.0f}% / {100 * gaps / count:.2f}% ({count})" if count else "-")
-        print(f"| {row} | " + " | ".join(out) + " |")
+    for row, row_lines in buckets.group(lines, lambda line: line["row"]).items():
+        cells = buckets.group(row_lines, bucket_of)
+        print(f"| {row} | " + " | ".join(cell(cells[b]) if b in cells else "-" for b in names) + " |")
 
 
 if __name__ == "__main__":

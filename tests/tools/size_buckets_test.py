@@ -38,8 +38,9 @@ class SizeBuckets(unittest.TestCase):
             result = run(path)
             self.assertEqual(result.returncode, 0, result.stderr)
             rows = {l.split(" | ")[0].strip("| "): l for l in result.stdout.splitlines()[2:]}
-            self.assertIn("50% / 55.00% (2) | 100% / 4.00% (1)", rows["model alone"])
-            self.assertIn("0% / 2.00% (1) | - |", rows["repair alone"])
+            self.assertIn("50% / 55.00% / 10.00% (2) | 100% / 4.00% / 4.00% (1)", rows["model alone"])
+            self.assertIn("0% / 2.00% / 2.00% (1) | - |", rows["repair alone"])
+            self.assertNotIn("Large", result.stdout)  # a bucket without instances gets no column
 
     def test_other_buckets_can_be_named(self):
         with tempfile.TemporaryDirectory() as d:
@@ -48,7 +49,8 @@ class SizeBuckets(unittest.TestCase):
                 f.write(line("model alone", 35, True, True, 0.5) + "\n")
             result = run(path, "--bucket", "mid=31-39")
             self.assertEqual(result.returncode, 0, result.stderr)
-            self.assertIn("100% / 50.00% (1)", result.stdout)
+            self.assertIn("| mid: valid", result.stdout)
+            self.assertIn("100% / 50.00% / 50.00% (1)", result.stdout)
 
     def test_a_line_that_is_not_an_instance_names_the_file_and_line(self):
         with tempfile.TemporaryDirectory() as d:
