@@ -7,6 +7,7 @@
 #include "falcon/problems/op.h"
 #include "falcon/problems/pfsp.h"
 #include "falcon/problems/solution_text.h"
+#include "falcon/problems/tsp.h"
 
 namespace falcon::formats {
 namespace {
@@ -15,6 +16,7 @@ namespace op = problems::op;
 namespace cvrp = problems::cvrp;
 namespace mis_mvc = problems::mis_mvc;
 namespace pfsp = problems::pfsp;
+namespace tsp = problems::tsp;
 using problems::EchoNotes;
 using problems::GraphInstance;
 using problems::Instance;
@@ -31,6 +33,10 @@ struct ProblemRanking {
 };
 
 const ProblemRanking kRankings[] = {
+    {"tsp",
+     [](const Instance& i, const Solution& s) { return tsp::ranked_notes(instance_as<tsp::TspInstance>(i, "tsp"), s); },
+     [](const Instance& i, const Solution& s) { return tsp::ranked_order(instance_as<tsp::TspInstance>(i, "tsp"), s); },
+     "tsp_ranked"},
     {"cvrp",
      [](const Instance& i, const Solution& s) {
        return cvrp::ranked_notes(instance_as<cvrp::CvrpInstance>(i, "cvrp"), s);

@@ -1,11 +1,12 @@
 #pragma once
 // The compact_ranked text style: compact_state with the note ranked by the problem's simple
-// heuristic and the solution written in that heuristic's order (MIS: the free vertices fewest free
-// neighbours first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges, most first; CVRP: the
-// customers that fit, nearest first; OP: the nodes that fit, most prize per added length first;
-// PFSP: the jobs by the lower bound they leave), so "take the first" is the heuristic and the model
-// learns where to leave it. Its grammar is the echo's where ranked notes are ID lists as the
-// echo's are; a problem whose echo notes are numbers names its own.
+// heuristic and the solution written in that heuristic's order (TSP: the nearest unvisited nodes,
+// the tour from node 0 toward its nearer side; MIS: the free vertices fewest free neighbours
+// first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges, most first; CVRP: the customers
+// that fit, nearest first; OP: the nodes that fit, most prize per added length first; PFSP: the
+// jobs by the lower bound they leave), so "take the first" is the heuristic and the model learns
+// where to leave it. Its grammar is the echo's where ranked notes are ID lists as the echo's are;
+// a problem whose echo notes are numbers, or that has no echo (TSP), names its own.
 #include "falcon/formats/format.h"
 
 namespace falcon::formats {

@@ -172,16 +172,6 @@ EchoNotes echo_notes(const CvrpInstance& instance, const Solution& routes) {
   return notes;
 }
 
-namespace {
-
-// `candidates` by their distance from `from`, nearest first, ties to the smaller ID.
-std::vector<int> nearest_first(const RoutingGeometry& g, int from, std::vector<int> candidates) {
-  std::stable_sort(candidates.begin(), candidates.end(), [&](int a, int b) { return g.d(from, a) < g.d(from, b); });
-  return candidates;
-}
-
-}  // namespace
-
 EchoNotes ranked_notes(const CvrpInstance& instance, const Solution& routes) {
   std::vector<char> visited(instance.size(), 0);
   EchoNotes notes;

@@ -116,6 +116,17 @@ std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry
   return out;
 }
 
+std::vector<int> nearest_first(const RoutingGeometry& geometry, int from, std::vector<int> candidates,
+                               std::size_t limit) {
+  const auto keep = static_cast<std::ptrdiff_t>(std::min(candidates.size(), limit));
+  std::partial_sort(candidates.begin(), candidates.begin() + keep, candidates.end(), [&](int a, int b) {
+    const double da = geometry.d(from, a), db = geometry.d(from, b);
+    return da < db || (da == db && a < b);
+  });
+  candidates.resize(static_cast<std::size_t>(keep));
+  return candidates;
+}
+
 RoutingGeometry symmetric_geometry(const RoutingGeometry& geometry, const std::vector<int>& relabel, int symmetry) {
   const int n = geometry.n;
   std::vector<Point> moved(geometry.coords.size());

@@ -51,6 +51,10 @@ double prompt_scale(const std::vector<Point>& coords, int grid = 1000);
 // first, ties broken by index so the lists are deterministic; k is capped at how many there are.
 // The candidate lists of the local searches and of the compact text style.
 std::vector<std::vector<int>> nearest_neighbours(const RoutingGeometry& geometry, int k, int first = 0);
+// `candidates` by their distance from `from`, nearest first, ties to the smaller ID; the first
+// `limit` of them (all by default). The ranked notes of the routing problems.
+std::vector<int> nearest_first(const RoutingGeometry& geometry, int from, std::vector<int> candidates,
+                               std::size_t limit = static_cast<std::size_t>(-1));
 
 // The geometry seen through one symmetry: node i becomes relabel[i], and the points take one of
 // the 8 symmetries of their bounding square (bit 0 mirrors x, bit 1 mirrors y, bit 2 swaps the

@@ -118,6 +118,36 @@ SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, 
   return {copy, Solution::flat(route), relabel, {}};
 }
 
+EchoNotes ranked_notes(const TspInstance& instance, const Solution& tour) {
+  const int n = instance.size();
+  std::vector<char> visited(n, 0);
+  int at = 0;  // before any node: node 0, not yet visited
+  EchoNotes notes;
+  for (const auto& list : tour.lists) {
+    notes.emplace_back();
+    for (int v : list) {
+      if (v >= 0 && v < n) visited[v] = 1, at = v;
+      std::vector<int> unvisited;  // ascending IDs
+      for (int u = 0; u < n; ++u)
+        if (!visited[u]) unvisited.push_back(u);
+      notes.back().push_back(id_list_text(nearest_first(instance.geometry, at, std::move(unvisited), kRankedNoteSize)));
+    }
+  }
+  return notes;
+}
+
+Solution ranked_order(const TspInstance& instance, const Solution& tour) {
+  if (tour.lists.size() != 1) return tour;
+  std::vector<int> route = tour.lists.front();
+  if (std::count(route.begin(), route.end(), 0) != 1) return tour;
+  std::rotate(route.begin(), std::find(route.begin(), route.end(), 0), route.end());
+  const int second = route.size() > 2 ? route[1] : -1, last = route.size() > 2 ? route.back() : -1;
+  const auto in_range = [&](int v) { return v >= 0 && v < instance.size(); };
+  if (in_range(second) && in_range(last) && instance.geometry.d(0, last) < instance.geometry.d(0, second))
+    std::reverse(route.begin() + 1, route.end());
+  return Solution::flat(route);
+}
+
 namespace {
 
 class TspProblem final : public Problem {

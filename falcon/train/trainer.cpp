@@ -197,7 +197,8 @@ void check_init_text_style(const Recipe& recipe) {
     if (trained != recipe.text_style)
       throw Error(recipe.source + ": text is '" + formats::describe(recipe.text_style) + "' but the model in " +
                   recipe.init_from + " was trained on '" + formats::describe(trained) +
-                  "' (its text_style.json); set text.style / text.candidates to match it");
+                  "' (its text_style.json); set text.style / text.candidates to match it, or "
+                  "init.other_text_style: true to start from it anyway");
     return;
   }
   const std::string dir = model::find_checkpoint(recipe.init_from);

@@ -219,6 +219,16 @@ TEST(ComputedNotes, NotePicksAllowTheSolversTexts) {
       }
     }
   }
+  // TSP's notes list the 5 nearest unvisited nodes only, and an optimal tour may leave them: the
+  // heuristic they rank by is always allowed.
+  const auto& tsp = echo("tsp", "compact_ranked");
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto instance = make_instance("tsp", 12, seed);
+    const auto& nearest = solvers::solver_by_name("tsp", "nearest_neighbor");
+    const std::string text = tsp.format(*instance, nearest.solve(*instance, {seed, 0.5}));
+    ComputedNotes picks(tsp, instance, /*note_picks=*/true);
+    EXPECT_TRUE(picks.feed(text) && picks.done()) << text;
+  }
 }
 
 TEST(ComputedNotes, MisNotesAreTheNeighboursAboveTheVertex) {
@@ -353,11 +363,12 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
   }
   check_sampled_notes("mis", 12, synthetic, 3, "compact_state");  // the free vertices as the note
   check_sampled_notes("pfsp", 8, synthetic, 3, "compact_insert");  // the next job and its places
+  check_sampled_notes("tsp", 12, synthetic, 3, "compact_ranked");   // the nearest unvisited nodes
 }
 
 TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
   const Vocabulary synthetic = Vocabulary::synthetic(4000, 2);
-  for (const std::string problem : {"cvrp", "op", "mis", "mvc", "pfsp"}) {
+  for (const std::string problem : {"tsp", "cvrp", "op", "mis", "mvc", "pfsp"}) {
     check_sampled_notes(problem, 12, synthetic, 6, "compact_ranked", picks_on());
     check_sampled_notes(problem, 12, Vocabulary::byte_level(), 2, "compact_ranked", picks_on());
     if (HasFatalFailure()) return;

@@ -251,15 +251,46 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   // Not a cover: every item stays; after 0 and 4 the edges 1-2 and 2-3 are still uncovered.
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
   // Problems without a ranking say so by name.
-  const Problem& tsp_ranked = with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked", 0, "test"));
-  auto tsp = std::make_shared<tsp::TspInstance>();
-  tsp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}});
+  const Problem& jssp_ranked = with_text_style(problem_by_name("jssp"), make_text_style("compact_ranked", 0, "test"));
+  GenerateOptions options;
+  options.n = 3;
+  options.params = {{"m", "2"}};
+  const auto jssp = problem_by_name("jssp").generate(options, 1);
   try {
-    tsp_ranked.format(*tsp, Solution::flat({0, 1}));
-    FAIL() << "tsp has no ranked notes";
+    jssp_ranked.format(*jssp, Solution::flat({0, 1, 2, 0, 1, 2}));
+    FAIL() << "jssp has no ranked notes";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for tsp"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for jssp"), std::string::npos) << e.what();
   }
+}
+
+TEST(EchoNotes, TspRankedNotesListTheNearestUnvisitedNodes) {
+  auto tsp = std::make_shared<tsp::TspInstance>();
+  tsp->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 0.3}, {1, 1}, {0.5, 0}});
+  // From #0: #1 at 0.3, #3 at 0.5, #2 at 1.41; from #1: #3 at 0.58, #2 at 1.22. Length 0.3 +
+  // 1.22 + 1.12 + 0.5.
+  const Problem& ranked = with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked", 4, "test"));
+  const std::string text = "Route: [#0 (#1#3#2), #1 (#3#2), #2 (#3), #3 ()], Objective: 3.14";
+  EXPECT_EQ(ranked.format(*tsp, Solution::flat({0, 1, 2, 3})), text);
+  EXPECT_EQ(ranked.parse(text).solution, Solution::flat({0, 1, 2, 3}));
+  // Written from node 0 toward its nearer tour neighbour, whichever way and wherever it starts.
+  EXPECT_EQ(ranked.format(*tsp, Solution::flat({2, 1, 0, 3})), text);
+  EXPECT_EQ(tsp::ranked_order(*tsp, Solution::flat({3, 2, 1, 0})), Solution::flat({0, 1, 2, 3}));
+  // A model's list without exactly one node 0 stays as written.
+  EXPECT_EQ(tsp::ranked_order(*tsp, Solution::flat({1, 0, 0})), Solution::flat({1, 0, 0}));
+  // Before any node the salesman stands at #0, unvisited; ids out of range move nothing, a node
+  // visited again moves the salesman.
+  EXPECT_EQ(tsp::ranked_notes(*tsp, Solution::flat({99})), (EchoNotes{{"#0#1#3#2"}}));
+  EXPECT_EQ(tsp::ranked_notes(*tsp, Solution::flat({0, 99, 1, 0})), (EchoNotes{{"#1#3#2", "#1#3#2", "#3#2", "#3#2"}}));
+  // At most five, and the opening note names the first pick a ranked text is written from.
+  std::vector<Point> line;
+  for (int i = 0; i < 8; ++i) line.push_back({0.1 * i, 0});
+  tsp->geometry = RoutingGeometry::euclidean(line);
+  EXPECT_EQ(tsp::ranked_notes(*tsp, Solution::flat({0})), (EchoNotes{{"#1#2#3#4#5"}}));
+  const Problem& opening =
+      with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked_opening", 2, "test"));
+  const std::string prompt = opening.prompt(*tsp);
+  EXPECT_EQ(prompt.substr(prompt.size() - 13), " (#0#1#2#3#4)");
 }
 
 TEST(EchoNotes, RankedOpeningPromptEndsOnTheFirstPicksNote) {

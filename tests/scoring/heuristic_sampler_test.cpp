@@ -109,7 +109,7 @@ const formats::TextStyle kRanked = formats::make_text_style("compact_ranked", 0,
 const formats::TextStyle kInsert = formats::make_text_style("compact_insert", 0, "<test>");
 
 TEST(HeuristicSampler, WalksTheNotesToFeasibleAnswersWithoutRepair) {
-  for (const std::string name : {"op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
+  for (const std::string name : {"tsp", "op", "cvrp", "mis", "mvc", "pfsp", "jssp"}) {
     const auto& style = name == "pfsp" ? kInsert : name == "jssp" ? kCompact4 : kRanked;
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
       const auto e = noted_instance(name, style, 15, seed);
@@ -123,9 +123,9 @@ TEST(HeuristicSampler, WalksTheNotesToFeasibleAnswersWithoutRepair) {
 }
 
 TEST(HeuristicSampler, AlwaysTheNotesFirstChoiceIsTheirHeuristic) {
-  // MIS's min-degree greedy, MVC's max-degree greedy, PFSP's NEH, JSSP's MWKR: at q -> 0 the walk
-  // is the heuristic itself, so its gap to the heuristic is 0.
-  for (const std::string name : {"mis", "mvc", "pfsp", "jssp"}) {
+  // TSP's nearest neighbour from node 0, MIS's min-degree greedy, MVC's max-degree greedy, PFSP's
+  // NEH, JSSP's MWKR: at q -> 0 the walk is the heuristic itself, so its gap to the heuristic is 0.
+  for (const std::string name : {"tsp", "mis", "mvc", "pfsp", "jssp"}) {
     const auto& style = name == "pfsp" ? kInsert : name == "jssp" ? kCompact4 : kRanked;
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       const auto e = noted_instance(name, style, 20, seed, name == "jssp" ? "mwkr" : "");
