@@ -33,7 +33,9 @@ echo "train_speed: the SFT step, MVC-50 ranked (prompt 300, solution 800-1,100 t
 train() {  # name, extra keys...
   local name=$1; shift
   rm -rf "$OUT/$name"
-  "$BUILD/tools/falcon_train" configs/sft_tsp.yaml init.checkpoint=models/tsp output_dir="$OUT/$name" stages[0].steps="$STEPS" \
+  # the release's weights only: the text stays the recipe's compact one, whatever the release's
+  "$BUILD/tools/falcon_train" configs/sft_tsp.yaml init.checkpoint=models/tsp init.other_text_style=true \
+    output_dir="$OUT/$name" stages[0].steps="$STEPS" \
     eval.instances=0 checkpoint.every=0 logging.every=10 "$@" > "$OUT/$name.log" 2>&1
 }
 busy() { bash -c 'while :; do :; done' & BUSY=$!; }
