@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The learning curves in results.md as a picture: the model alone per size bucket against SFT steps
 on sizes 10-60 from the TSP-20 release, in the compact text (runs/tsp10_60, runs/tsp10_60_b) and then
-in the ranked text (runs/tsp10_60_ranked from step 900's weights).  /usr/bin/python3 plot.py  ->  curve.png"""
+in the ranked text (runs/tsp10_60_ranked from step 900's weights, then runs/tsp10_60_ranked_b).  /usr/bin/python3 plot.py  ->  curve.png"""
 import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -9,11 +9,11 @@ import matplotlib.pyplot as plt
 compact_steps = [0, 125, 250, 375, 500, 600, 700, 800, 900]   # 0: the compact TSP-20 release
 compact_small = [1, 21, 29, 48, 55, 53, 56, 58, 59]           # valid before repair, % of 100 (n 10-30)
 compact_medium = [0] * len(compact_steps)                     # the same, n 40-60
-ranked_steps = [900 + s for s in (100, 200, 300, 400, 500, 600)]
-ranked_small = [1, 27, 55, 67, 88, 94]
-ranked_medium = [0, 0, 0, 1, 23, 37]
-picks_small = [78.39, 33.89, 32.85, 22.99, 19.55, 18.34]      # note picks: 100% valid, mean gap %
-picks_medium = [124.51, 71.75, 57.50, 33.60, 26.60, 25.17]
+ranked_steps = [900 + s for s in (100, 200, 300, 400, 500, 600, 700, 850)]   # 601-850: runs/tsp10_60_ranked_b
+ranked_small = [1, 27, 55, 67, 88, 94, 99, 100]
+ranked_medium = [0, 0, 0, 1, 23, 37, 58, 73]
+picks_small = [78.39, 33.89, 32.85, 22.99, 19.55, 18.34, 18.25, 17.53]      # note picks: 100% valid, mean gap %
+picks_medium = [124.51, 71.75, 57.50, 33.60, 26.60, 25.17, 24.90, 23.84]
 
 fig, (valid, gap) = plt.subplots(1, 2, figsize=(10, 3.6))
 valid.plot(compact_steps, compact_small, "o-", color="C0", label="Small (10-30), compact")
