@@ -41,7 +41,8 @@ SymmetricCopy symmetric_copy(const TspInstance& instance, const Solution& tour, 
 // The compact_ranked style's notes (formats/ranked.h): after each node, the kRankedNoteSize nodes
 // not yet visited nearest it, nearest first ("#4#9#2#7#5"), ties to the smaller ID; after the
 // last node, "". So the next node of a tour is one the note lists, or a jump the model must find
-// itself (the optimal TSP-20/50 tours take one of the 5 nearest unvisited 98.5% / 99% of the time).
+// itself (the reference solver's TSP-20/50 tours take one of the 5 nearest unvisited 98.5% / 99% of
+// the time).
 // Before any node the salesman stands at node 0, itself unvisited: an out-of-range first ID leaves
 // "#0" and its 4 nearest. Ids out of range move nothing; a node visited again moves the salesman.
 inline constexpr int kRankedNoteSize = 5;

@@ -219,7 +219,7 @@ TEST(ComputedNotes, NotePicksAllowTheSolversTexts) {
       }
     }
   }
-  // TSP's notes list the 5 nearest unvisited nodes only, and an optimal tour may leave them: the
+  // TSP's notes list the 5 nearest unvisited nodes only, and a reference tour may leave them: the
   // heuristic they rank by is always allowed.
   const auto& tsp = echo("tsp", "compact_ranked");
   for (std::uint64_t seed = 1; seed <= 3; ++seed) {
