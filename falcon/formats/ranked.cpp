@@ -3,6 +3,7 @@
 #include "falcon/core/error.h"
 #include "falcon/formats/compact.h"
 #include "falcon/problems/cvrp.h"
+#include "falcon/problems/jssp_dispatch.h"
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/pfsp.h"
@@ -14,6 +15,7 @@ namespace {
 
 namespace op = problems::op;
 namespace cvrp = problems::cvrp;
+namespace jssp = problems::jssp;
 namespace mis_mvc = problems::mis_mvc;
 namespace pfsp = problems::pfsp;
 namespace tsp = problems::tsp;
@@ -24,13 +26,19 @@ using problems::instance_as;
 using problems::Solution;
 
 // A problem's ranked notes, the order its heuristic writes a solution in (null: the solution's
-// own, when the order is the solution), and its grammar when not the echo's.
+// own, when the order is the solution), and its grammar when not the echo's. A problem whose items
+// are not its solution's (JSSP: a dispatch order for machine sequences) names the text's keyword,
+// always one flat list, and the solution its items build.
 struct ProblemRanking {
   std::string_view problem;
   EchoNotes (*notes)(const Instance& instance, const Solution& items);
   Solution (*order)(const Instance& instance, const Solution& solution);
   std::string_view grammar;
+  std::string_view flat_keyword = "";
+  Solution (*solution)(const Instance& instance, const Solution& items) = nullptr;
 };
+
+const jssp::JsspInstance& as_jssp(const Instance& i) { return instance_as<jssp::JsspInstance>(i, "jssp"); }
 
 const ProblemRanking kRankings[] = {
     {"tsp",
@@ -70,6 +78,9 @@ const ProblemRanking kRankings[] = {
        return pfsp::ranked_notes(instance_as<pfsp::PfspInstance>(i, "pfsp"), s);
      },
      nullptr, ""},
+    {"jssp", [](const Instance& i, const Solution& s) { return jssp::dispatch_notes(as_jssp(i), s); },
+     [](const Instance& i, const Solution& s) { return jssp::dispatch_order(as_jssp(i), s); }, "jssp_ranked",
+     "Dispatch", [](const Instance& i, const Solution& s) { return jssp::from_dispatch(as_jssp(i), s); }},
 };
 
 const ProblemRanking* ranking_of(const problems::Problem& problem) {
@@ -108,8 +119,13 @@ class RankedFormat final : public Format {
   problems::TextShape shape(const problems::Problem& problem) const override {
     const ProblemRanking* ranking = ranking_of(problem);
     const bool own = ranking != nullptr && !ranking->grammar.empty();
-    return compact_shape(problem, /*notes=*/true,
-                         own ? std::string(ranking->grammar) : problem.grammar_name() + "_echo");
+    problems::TextShape shape = compact_shape(problem, /*notes=*/true,
+                                              own ? std::string(ranking->grammar) : problem.grammar_name() + "_echo");
+    if (ranking != nullptr && !ranking->flat_keyword.empty()) {
+      shape.keyword = ranking->flat_keyword;
+      shape.nested = false;
+    }
+    return shape;
   }
   Solution items(const problems::Problem& problem, const Instance& instance, const Solution& solution) const override {
     const ProblemRanking& ranking = written_ranking(problem);
@@ -117,6 +133,10 @@ class RankedFormat final : public Format {
   }
   EchoNotes notes(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
     return notes_of(problem, instance, items);
+  }
+  Solution solution(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
+    const ProblemRanking& ranking = written_ranking(problem);
+    return ranking.solution != nullptr ? ranking.solution(instance, items) : items;
   }
 
  private:

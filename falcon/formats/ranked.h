@@ -4,9 +4,11 @@
 // the tour from node 0 toward its nearer side; MIS: the free vertices fewest free neighbours
 // first, "#9 (#30#12#15)"; MVC: the vertices with uncovered edges, most first; CVRP: the customers
 // that fit, nearest first; OP: the nodes that fit, most prize per added length first; PFSP: the
-// jobs by the lower bound they leave), so "take the first" is the heuristic and the model learns
-// where to leave it. Its grammar is the echo's where ranked notes are ID lists as the echo's are;
-// a problem whose echo notes are numbers, or that has no echo (TSP), names its own.
+// jobs by the lower bound they leave; JSSP: the schedule as a dispatch order, the jobs by the
+// earliest start of their next operation, then most work remaining), so "take the first" is the
+// heuristic and the model learns where to leave it. Its grammar is the echo's where ranked notes are
+// ID lists as the echo's are; a problem whose echo notes are numbers, or that has no echo (TSP,
+// JSSP), names its own.
 #include "falcon/formats/format.h"
 
 namespace falcon::formats {

@@ -2,10 +2,20 @@
 
 #include <cctype>
 
+#include "falcon/problems/jssp.h"
+
 namespace falcon::scoring {
 namespace {
 
 constexpr int kOutOfRange = -1;  // an item that moves no problem's state (ranked texts are 0-based)
+
+// Every listed choice moves the state, so a walk ends on an empty note; this bound only stops a note
+// that never empties. A text lists at most 4n + 8 items, a dispatch order one per operation.
+int max_picks(const problems::Instance& instance) {
+  if (const auto* shop = dynamic_cast<const problems::jssp::JsspInstance*>(&instance))
+    return shop->jobs * shop->machines + 8;
+  return 4 * instance.size() + 8;
+}
 
 // The note the last item of `items` leaves.
 std::string last_note(const problems::Problem& styled, const problems::Instance& instance,
@@ -58,8 +68,8 @@ problems::Solution walk_notes(const problems::Problem& styled, const problems::I
     probe.lists.push_back({kOutOfRange});
     choices = note_choices(last_note(styled, instance, probe), format.index_base);
   }
-  const int max_picks = 4 * instance.size() + 8;
-  for (int pick = 0; pick < max_picks && !choices.empty(); ++pick) {
+  const int bound = max_picks(instance);
+  for (int pick = 0; pick < bound && !choices.empty(); ++pick) {
     if (format.nested && choices.front() == 0) {  // the route is full: the rest start the next one
       choices.erase(choices.begin());
       if (choices.empty()) break;

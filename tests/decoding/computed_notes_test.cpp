@@ -208,7 +208,7 @@ TEST(ComputedNotes, NotePicksEndAFlatTextOnlyWhenItsNoteListsNothing) {
 // Every text the problem's own solvers write (the heuristic the notes rank by, and the reference
 // that labels the training data) is one the note picks allow, and it ends there.
 TEST(ComputedNotes, NotePicksAllowTheSolversTexts) {
-  for (const std::string name : {"cvrp", "op", "mis", "mvc", "pfsp"}) {
+  for (const std::string name : {"cvrp", "op", "mis", "mvc", "pfsp", "jssp"}) {
     const auto& problem = echo(name, "compact_ranked");
     for (const auto* solver : solvers::solvers_for(name)) {
       for (std::uint64_t seed = 1; seed <= 3; ++seed) {
@@ -364,11 +364,12 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
   check_sampled_notes("mis", 12, synthetic, 3, "compact_state");  // the free vertices as the note
   check_sampled_notes("pfsp", 8, synthetic, 3, "compact_insert");  // the next job and its places
   check_sampled_notes("tsp", 12, synthetic, 3, "compact_ranked");   // the nearest unvisited nodes
+  check_sampled_notes("jssp", 6, synthetic, 3, "compact_ranked");  // the jobs with work left
 }
 
 TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
   const Vocabulary synthetic = Vocabulary::synthetic(4000, 2);
-  for (const std::string problem : {"tsp", "cvrp", "op", "mis", "mvc", "pfsp"}) {
+  for (const std::string problem : {"tsp", "cvrp", "op", "mis", "mvc", "pfsp", "jssp"}) {
     check_sampled_notes(problem, 12, synthetic, 6, "compact_ranked", picks_on());
     check_sampled_notes(problem, 12, Vocabulary::byte_level(), 2, "compact_ranked", picks_on());
     if (HasFatalFailure()) return;

@@ -12,6 +12,7 @@
 #include "falcon/core/error.h"
 #include "falcon/core/rng.h"
 #include "falcon/problems/cvrp.h"
+#include "falcon/problems/jssp_dispatch.h"
 #include "falcon/problems/mis_mvc.h"
 #include "falcon/problems/op.h"
 #include "falcon/problems/registry.h"
@@ -250,17 +251,50 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   EXPECT_EQ(*cover.solution, Solution::flat({1, 3}));
   // Not a cover: every item stays; after 0 and 4 the edges 1-2 and 2-3 are still uncovered.
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
-  // Problems without a ranking say so by name.
-  const Problem& jssp_ranked = with_text_style(problem_by_name("jssp"), make_text_style("compact_ranked", 0, "test"));
-  GenerateOptions options;
-  options.n = 3;
-  options.params = {{"m", "2"}};
-  const auto jssp = problem_by_name("jssp").generate(options, 1);
-  try {
-    jssp_ranked.format(*jssp, Solution::flat({0, 1, 2, 0, 1, 2}));
-    FAIL() << "jssp has no ranked notes";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("'compact_ranked' is not written for jssp"), std::string::npos) << e.what();
+}
+
+TEST(EchoNotes, JsspRankedTextIsADispatchOrderInMwkrsPreference) {
+  auto shop = std::make_shared<jssp::JsspInstance>();
+  shop->jobs = 2, shop->machines = 2;
+  shop->routes = {{{0, 5}, {1, 3}}, {{1, 4}, {0, 6}}};  // J1: M1 5, M2 3; J2: M2 4, M1 6
+  const Problem& ranked = with_text_style(problem_by_name("jssp"), make_text_style("compact_ranked", 0, "test"));
+  // Both start at 0 and the lower machine goes first: J1 on M1, J2 on M2. Then both next
+  // operations can start at 5, J2's on the lower machine: J2 on M1 (5..11), J1 on M2 (5..8).
+  const Solution schedule{{{0, 1}, {1, 0}}};
+  const std::string text = "Dispatch: [#1 (#2#1), #2 (#2#1), #2 (#1), #1 ()], Objective: 11.00";
+  EXPECT_EQ(ranked.format(*shop, schedule), text);
+  const ParseResult back = ranked.parse(*shop, text);
+  ASSERT_TRUE(back.solution.has_value()) << back.error;
+  EXPECT_EQ(*back.solution, schedule);
+  // Before any pick both can start at 0, J1 on the lower machine.
+  EXPECT_EQ(jssp::dispatch_notes(*shop, Solution::flat({-1})), (EchoNotes{{"#1#2"}}));
+  // Ties of start and machine go to the most work left: both wait for M1, J2 with 10 left, J1 8.
+  auto flow = std::make_shared<jssp::JsspInstance>(*shop);
+  flow->routes = {{{0, 5}, {1, 3}}, {{0, 4}, {1, 6}}};
+  EXPECT_EQ(jssp::dispatch_notes(*flow, Solution::flat({-1})), (EchoNotes{{"#2#1"}}));
+  // IDs out of range and jobs with nothing left move nothing; operations never picked stay off.
+  EXPECT_EQ(jssp::dispatch_notes(*shop, Solution::flat({0, 0, 0, 7})), (EchoNotes{{"#2#1", "#2", "#2", "#2"}}));
+  EXPECT_EQ(jssp::from_dispatch(*shop, Solution::flat({0, 0, 0, 7})), (Solution{{{0}, {0}}}));
+
+  // On generated shops every order that names each job m times is a feasible schedule, and the
+  // order a schedule is written in builds that same schedule.
+  const Problem& plain = problem_by_name("jssp");
+  Rng rng(3);
+  for (int trial = 0; trial < 50; ++trial) {
+    GenerateOptions options;
+    options.n = 3 + trial % 5;
+    options.params = {{"m", std::to_string(2 + trial % 4)}};
+    const auto inst = std::static_pointer_cast<jssp::JsspInstance>(plain.generate(options, trial));
+    std::vector<int> picks;
+    for (int j = 0; j < inst->jobs; ++j) picks.insert(picks.end(), inst->machines, j);
+    rng.shuffle(picks);
+    const Solution built = jssp::from_dispatch(*inst, Solution::flat(picks));
+    ASSERT_TRUE(plain.feasible(*inst, built)) << "trial " << trial;
+    const Solution order = jssp::dispatch_order(*inst, built);
+    EXPECT_EQ(jssp::from_dispatch(*inst, order), built) << "trial " << trial;
+    EXPECT_EQ(ranked.parse(*inst, ranked.format(*inst, built)).solution, built) << "trial " << trial;
+    const EchoNotes notes = jssp::dispatch_notes(*inst, order);
+    EXPECT_EQ(notes[0].back(), "") << "trial " << trial;  // every operation placed
   }
 }
 
