@@ -28,14 +28,13 @@ class DispatchState {
   bool has_work(int job) const { return job >= 0 && job < instance_.jobs && next_op_[job] < instance_.machines; }
   int next_machine(int job) const { return instance_.routes[job][next_op_[job]].machine; }
 
-  // Appends the job's next operation to its machine; false (nothing moves) for a job with none left.
-  bool dispatch(int job) {
-    if (!has_work(job)) return false;
+  // Appends the job's next operation to its machine; a job with none left moves nothing.
+  void dispatch(int job) {
+    if (!has_work(job)) return;
     const Operation& op = instance_.routes[job][next_op_[job]];
     job_ready_[job] = machine_ready_[op.machine] = earliest_start(job) + op.duration;
     work_left_[job] -= op.duration;
     ++next_op_[job];
-    return true;
   }
 
   // The jobs with operations left, MWKR dispatch's first choice first (the header's order).
