@@ -8,8 +8,13 @@ FOARL use the TSP recipes on every problem; a preference stage is one recipe for
                                           # section: its held-out split) and problem=...
 
 CHECKPOINT is a checkpoint folder (`runs/sft_tsp/checkpoints/step_1200`): its config.yaml is the
-whole recipe its run resolved. Errors name the file and exit 2.
+whole recipe its run resolved. Or a released model (`models/pfsp`), which keeps no recipe: its
+release.json names the problem and the data config, text_style.json the text, config.json the
+model's shape, and the rest of the model and data sections is the problem's SFT recipe
+(configs/sft_<problem>.yaml), the recipe every release is continued with. Errors name the file and
+exit 2.
 """
+import json
 import os
 import sys
 
@@ -23,10 +28,49 @@ def fail(message):
     sys.exit(2)
 
 
+# config.json's names for the model section's shape keys
+SHAPE = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+         "num_key_value_heads", "max_position_embeddings")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        fail(f"{path}: {e}: the release is damaged; take it again from git")
+
+
+def release_recipe(model_dir):
+    """The sections of a released model (models/<problem>): see the module's docstring."""
+    release_path = os.path.join(model_dir, "release.json")
+    release = read_json(release_path)
+    problem, data = release.get("problem"), release.get("data")
+    if not isinstance(problem, str) or not isinstance(data, str):
+        fail(f"{release_path} names no problem and data config")
+    recipe_path = os.path.join("configs", f"sft_{problem}.yaml")
+    if not os.path.isfile(recipe_path):
+        fail(f"{recipe_path} is missing: a release of '{problem}' is continued with it (run from the repository root)")
+    with open(recipe_path, encoding="utf-8") as f:
+        recipe = yaml.safe_load(f) or {}
+    shape = read_json(os.path.join(model_dir, "config.json"))
+    model = dict(recipe.get("model") or {})
+    for key in SHAPE:
+        if key not in shape:
+            fail(f"{os.path.join(model_dir, 'config.json')} has no '{key}': the release is damaged")
+        model[key] = shape[key]
+    text = read_json(os.path.join(model_dir, "text_style.json"))
+    data = dict(recipe.get("data") or {}, config=data)
+    return {"model": model, "text": text, "data": data}, release_path
+
+
 def checkpoint_recipe(checkpoint):
+    if os.path.isfile(os.path.join(checkpoint, "release.json")):
+        return release_recipe(checkpoint)
     path = os.path.join(checkpoint, "config.yaml")
     if not os.path.isfile(path):
-        fail(f"{path} is missing: name a checkpoint folder of a falcon_train run (<run>/checkpoints/step_N)")
+        fail(f"{path} is missing: name a checkpoint folder of a falcon_train run (<run>/checkpoints/step_N) "
+             "or a released model (models/<problem>)")
     try:
         with open(path, encoding="utf-8") as f:
             recipe = yaml.safe_load(f)

@@ -15,6 +15,8 @@
 #    SIGKILL at the budget, its last 50-step checkpoint the comparison point, up to 50 steps
 #    short of the budget (the studies made before SFT_STOP existed; their study.txt has no
 #    sft_stop line).
+# BASE may be a released model (models/<p>): every arm then continues the release, as its card's
+# continuation does (experiments/common/base_sections.py reads its sections).
 # Every arm trains the model BASE was trained as, on its text and data (the model, text and data
 # sections of BASE's config.yaml, experiments/common/base_sections.py, as train_models.sh does),
 # and is decoded on that data's held-out split; the decoder writes the notes of a text that has
@@ -31,6 +33,8 @@
 #   PROBLEMS=mis RECIPES=sft experiments/common/train_models.sh && \
 #     PROBLEM=mis OUT=runs/pref_mis REPORT=experiments/learning_curves/problems/mis_preferences experiments/learning_curves/bopo_vs_sft.sh
 #   SEEDS="1 2 3" STEPS=200 BASE=runs/.../step_N TOKENIZER=runs/.../tokenizer.model experiments/learning_curves/bopo_vs_sft.sh
+#   PROBLEM=pfsp BASE=models/pfsp OUT=runs/pref_pfsp_release REPORT=experiments/learning_curves/problems/pfsp_preferences_release \
+#     experiments/learning_curves/bopo_vs_sft.sh      # from the release
 #   OUT=runs/bopo_sftw BOPO_ARGS="stages[1].sft_weight=1" REPORT=experiments/learning_curves/bopo_sft_weight \
 #     experiments/learning_curves/bopo_vs_sft.sh         # a BOPO variant, its report in its own folder
 #   PROBLEM=jssp OUT=runs/pref_jssp BASE=runs/curves_sched/jssp/checkpoints/step_4250 TOKENIZER=runs/curves_sched/jssp/tokenizer.model \
@@ -53,7 +57,9 @@ bin=${BIN:-build}
 out=${OUT:-runs/bopo_vs_sft}
 base=${BASE:-$(ls -d "runs/sft_$problem"/checkpoints/step_* 2> /dev/null | sort -V | tail -n 1 || true)}
 base=${base:-runs/sft_$problem/checkpoints/step_N}  # named in the error below
-tokenizer=${TOKENIZER:-$(dirname "$(dirname "$base")")/tokenizer.model}
+# a released model (models/<p>) keeps its tokenizer beside its weights; a checkpoint's is its run's
+if [ -f "$base/release.json" ]; then tokenizer=${TOKENIZER:-$base/tokenizer.model}
+else tokenizer=${TOKENIZER:-$(dirname "$(dirname "$base")")/tokenizer.model}; fi
 read -r -a seeds <<< "${SEEDS:-1 2 3}"
 steps=${STEPS:-120}
 limit=${LIMIT:-200}  # held-out instances each checkpoint is decoded on
@@ -71,7 +77,7 @@ report=${REPORT:-experiments/learning_curves}  # where bopo_vs_sft.md and .png g
 here=experiments/learning_curves
 
 for f in "$base/model.safetensors" "$tokenizer"; do
-  [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (train the SFT model: PROBLEMS=$problem RECIPES=sft experiments/common/train_models.sh, or set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model)" >&2; exit 2; }
+  [ -f "$f" ] || { echo "bopo_vs_sft.sh: $f is missing (train the SFT model: PROBLEMS=$problem RECIPES=sft experiments/common/train_models.sh, or set BASE to an SFT checkpoint and TOKENIZER to its run's tokenizer.model, or BASE to a release in models/)" >&2; exit 2; }
 done
 # model=..., text=..., data=..., dataset=..., problem=...: base_sections.py needs PyYAML, so a
 # machine without it (a lent GPU's python) reads them from sections.txt beside the checkpoint,
@@ -207,7 +213,9 @@ evaluate() {  # checkpoint folder, output folder
   # An evaluation stopped part way (its config written, no summary yet) keeps the instances it finished.
   local resume=()
   [ -f "$2/config.yaml" ] && resume=(--resume)
-  "$bin/tools/falcon_eval" $here/eval_bopo.yaml model.checkpoint="$1" model.tokenizer="$tokenizer" \
+  local model=(model.checkpoint="$1" model.tokenizer="$tokenizer")
+  [ -f "$1/release.json" ] && model=(model.path="$1" model.tokenizer="$tokenizer")  # BASE a released model
+  "$bin/tools/falcon_eval" $here/eval_bopo.yaml "${model[@]}" \
     output_dir="$2" data.dataset="$dataset" data.limit="$limit" "${eval_args[@]}" "${more_eval_args[@]}" "${resume[@]}" \
     > "$2.log" 2>&1 ||
     { echo "bopo_vs_sft.sh: evaluating $1 failed (see $2.log)" >&2; return 1; }

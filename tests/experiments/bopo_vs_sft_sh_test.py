@@ -65,6 +65,7 @@ for a in "$@"; do case $a in output_dir=*) out=${a#*=} ;; esac; done
 resumed=; case " $* " in *" --resume "*) resumed=" --resume" ;; esac
 echo "eval $out$resumed" >> "$CALLS"
 mkdir -p "$out"
+for a in "$@"; do case $a in model.*) echo "$a" >> "$out/model_args" ;; esac; done
 echo '{"instances": 10, "rows": [{"row": "greedy_raw", "feasible_raw": 0.9, "gap_all": 0.1},
   {"row": "best_of_8", "sample_feasible_raw": 0.8, "gap_all": 0.02}]}' > "$out/summary.json"
 '''
@@ -108,6 +109,27 @@ class BopoVsSftScript(unittest.TestCase):
             lines = f.read().splitlines()
         os.remove(self.calls)
         return lines
+
+    def test_a_release_as_base_brings_its_own_tokenizer_and_is_decoded_as_a_model_directory(self):
+        release = os.path.join(self.dir, "models", "mis")
+        os.makedirs(release)
+        for name, text in (("model.safetensors", "weights"), ("tokenizer.model", "tokenizer"),
+                           ("release.json", '{"problem": "mis", "data": "configs/data/mis50.yaml"}'),
+                           ("sections.txt", "model={}\ntext={}\ndata={}\ndataset=data/mis50.h5\nproblem=mis\n")):
+            with open(os.path.join(release, name), "w") as f:
+                f.write(text)
+        out = os.path.join(self.dir, "runs_release")
+        result = self.run_study(out, BASE=release)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        trains = [c for c in self.calls_made() if c.startswith("train")]
+        self.assertEqual(len(trains), 2)
+        for call in trains:
+            self.assertIn(f"init.checkpoint={release} ", call)
+            self.assertIn(f"tokenizer.path={os.path.join(release, 'tokenizer.model')}", call)
+        with open(os.path.join(out, "base", "eval", "model_args")) as f:
+            self.assertEqual(f.read().split(), [f"model.path={release}", f"model.tokenizer={release}/tokenizer.model"])
+        with open(os.path.join(out, "bopo_seed1", "eval", "step_4", "model_args")) as f:
+            self.assertIn(f"model.checkpoint={out}/bopo_seed1/checkpoints/step_4", f.read().split())
 
     def test_finished_runs_are_archived_and_not_run_again_when_the_runs_folder_is_lost(self):
         out = os.path.join(self.dir, "runs1")

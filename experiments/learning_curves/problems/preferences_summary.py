@@ -31,7 +31,10 @@ STUDIES = [("TSP-20", os.path.join(LEARNING_CURVES)),
            ("MIS (ER-50)", os.path.join(HERE, "mis_preferences")),
            ("MVC (ER-50)", os.path.join(HERE, "mvc_preferences")),
            ("PFSP 20x5", os.path.join(HERE, "pfsp_preferences")),
-           ("JSSP 6x6", os.path.join(HERE, "jssp_preferences"))]
+           ("JSSP 6x6", os.path.join(HERE, "jssp_preferences")),
+           # from the released model, 40 steps (pfsp_preferences_release/results.md)
+           ("PFSP, release", os.path.join(HERE, "pfsp_preferences_release")),
+           ("PFSP, release, rollout T 0.3", os.path.join(HERE, "pfsp_preferences_release_t03"))]
 ARMS = ("bopo", "sft", "grpo")
 ARM_LABELS = {"bopo": "BOPO", "sft": "more SFT", "grpo": "GRPO"}
 ARM_COLOURS = {"bopo": "tab:blue", "sft": "tab:orange", "grpo": "tab:green"}
