@@ -45,8 +45,8 @@ def release_recipe(model_dir):
     """The sections of a released model (models/<problem>): see the module's docstring."""
     release_path = os.path.join(model_dir, "release.json")
     release = read_json(release_path)
-    problem, data = release.get("problem"), release.get("data")
-    if not isinstance(problem, str) or not isinstance(data, str):
+    problem, data_config_path = release.get("problem"), release.get("data")
+    if not isinstance(problem, str) or not isinstance(data_config_path, str):
         fail(f"{release_path} names no problem and data config")
     recipe_path = os.path.join("configs", f"sft_{problem}.yaml")
     if not os.path.isfile(recipe_path):
@@ -60,7 +60,7 @@ def release_recipe(model_dir):
             fail(f"{os.path.join(model_dir, 'config.json')} has no '{key}': the release is damaged")
         model[key] = shape[key]
     text = read_json(os.path.join(model_dir, "text_style.json"))
-    data = dict(recipe.get("data") or {}, config=data)
+    data = dict(recipe.get("data") or {}, config=data_config_path)
     return {"model": model, "text": text, "data": data}, release_path
 
 

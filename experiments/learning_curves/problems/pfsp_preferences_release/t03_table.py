@@ -38,7 +38,7 @@ def load():
     runs = {}
     for path in sorted(glob.glob(os.path.join(KEPT, "*.json"))):
         with open(path, encoding="utf-8") as f:
-            runs[os.path.basename(path)[:-5]] = {k: v for k, v in json.load(f)["instances"].items()}
+            runs[os.path.basename(path)[:-5]] = json.load(f)["instances"]
     if "base" not in runs:
         sys.exit(f"t03_table.py: {KEPT}/base.json is missing: evaluate the start and run --keep first")
     return runs
