@@ -291,7 +291,7 @@ EvalSpec read_eval_spec(Config& c) {
   require(c.has("method") != c.has("rows"), c, "method",
           "or rows: give exactly one (method: {type: adaptive} for one row, rows: [...] for a table)");
   RowSpec default_notes;  // the top-level computed_notes: every model row's unless it says otherwise
-  const std::optional<bool> notes = c.get_bool_or_auto("computed_notes", false);
+  const std::optional<bool> notes = c.get_bool_or_auto("computed_notes", std::nullopt);
   default_notes.computed_notes_auto = !notes;
   default_notes.computed_notes = notes.value_or(false);
   if (c.has("method")) {

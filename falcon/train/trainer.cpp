@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "falcon/core/atomic_file.h"
+#include "falcon/core/cpu_features.h"
 #include "falcon/core/error.h"
 #include "falcon/core/progress.h"
 #include "falcon/core/rng.h"
@@ -20,6 +21,7 @@
 #include "falcon/model/number_embedding.h"
 #include "falcon/model/state_dict.h"
 #include "falcon/policy/grammar_masks.h"
+#include "falcon/policy/model_dir.h"
 #include "falcon/scoring/text_style_file.h"
 #include "falcon/text/tokenizer.h"
 #include "falcon/train/algorithms.h"
@@ -98,18 +100,9 @@ std::int64_t stage_length(const StageSpec& stage, std::size_t examples) {
 void write_final(const std::string& dir, model::CausalLm& model, const model::ModelConfig& config,
                  const std::string& tokenizer_path, const formats::TextStyle& style) {
   fs::create_directories(dir);
-  const bool adapters = model->lora_config().rank > 0;
-  if (adapters) model::save_adapters(dir + "/adapter", model->named_lora_parameters(), model->lora_config());
-  // Base weights with the adapters merged, under the HF names only.
-  const bool merge = adapters && !model->adapted_layers().front()->merged();
-  if (merge) model->merge_adapters();
-  model::TensorMap weights;
-  for (const auto& [name, tensor] : model::state_dict(*model))
-    if (name.find(".lora_") == std::string::npos) weights[name] = tensor.detach().to(torch::kCPU).clone();
-  if (merge) model->unmerge_adapters();
-  model::write_hf_checkpoint(dir, config, weights);
-  text::copy_tokenizer(tokenizer_path, dir);
-  scoring::write_text_style(dir, style);
+  if (model->lora_config().rank > 0)
+    model::save_adapters(dir + "/adapter", model->named_lora_parameters(), model->lora_config());
+  policy::write_model_dir(dir, config, policy::merged_weights(model), tokenizer_path, style);
 }
 
 std::string fmt_status(double loss, double lr, double tokens_per_second) {
@@ -311,6 +304,10 @@ void create_model(Run& run, const torch::Device& device) {
   torch::manual_seed(run.recipe.seed);
   run.model = model::CausalLm(run.model_config, torch::TensorOptions().device(device));
   run.model->set_autocast(run.recipe.mixed_precision == "bf16" ? torch::kBFloat16 : torch::kFloat);
+  if (run.recipe.mixed_precision == "bf16" && device.is_cpu() && !cpu_has_native_bf16() && run.progress)
+    std::fprintf(stderr, "train: warning: mixed_precision bf16 on a CPU without native bf16 (no avx512_bf16 or amx_bf16 "
+                         "in /proc/cpuinfo): its matmuls fall back to slow loops (measured 25x slower than fp32 on "
+                         "an AVX2 CPU); mixed_precision: auto picks what is fast here\n");
   if (run.recipe.number_embedding == "fourier") {
     // Before any checkpoint is loaded, so resumed and init.checkpoint runs overwrite it as they should.
     model::init_number_embeddings(run.model->model->embed_tokens->weight, model::number_tokens(*run.tokenizer), 0.02);

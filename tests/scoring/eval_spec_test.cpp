@@ -48,7 +48,9 @@ rows:
   c.check_unused();
   ASSERT_EQ(spec.rows.size(), 3u);
   EXPECT_FALSE(spec.rows[0].computed_notes);
+  EXPECT_TRUE(spec.rows[0].computed_notes_auto);  // by default as the model's text has notes (resolved on loading it)
   EXPECT_TRUE(spec.rows[2].computed_notes);
+  EXPECT_FALSE(spec.rows[2].computed_notes_auto);
   EXPECT_EQ(spec.rows[0].budget(), 1);
   EXPECT_EQ(spec.rows[1].name, "fixed N=4");
   EXPECT_EQ(spec.rows[1].budget(), 4);
