@@ -10,7 +10,8 @@ Writes OUT/points.json (every figure), OUT/table.md and OUT/curve.png.
   experiments/checkpoint_averaging/study.py --run runs/jssp_avg --start models/jssp \
       --eval experiments/checkpoint_averaging/eval_jssp.yaml --ks 2,4,6,10 --out experiments/checkpoint_averaging/jssp
 
-Points already in OUT/points.json are kept, so a rerun evaluates only what is missing.
+Points already in OUT/points.json are kept, so a rerun evaluates only what is missing; `--ks ""`
+evaluates the checkpoints written so far (while the run trains) and nothing else.
 """
 import argparse
 import json
@@ -35,12 +36,18 @@ def run(cmd):
 
 
 def evaluate(model_keys, split, eval_config, out_dir):
-    """The model alone and the heuristic (EVAL's first two rows) on `split`: {row: gap_all}, valid."""
-    cmd = [f"{BUILD}/tools/falcon_eval", eval_config, f"data.split={split}", f"output_dir={out_dir}", "--quiet"]
-    run(cmd + model_keys)
+    """EVAL's first row (the model alone) and second (the heuristic) on `split`."""
+    run([f"{BUILD}/tools/falcon_eval", eval_config, f"data.split={split}", f"output_dir={out_dir}", "--quiet",
+         *model_keys])
     with open(os.path.join(out_dir, "summary.json")) as f:
         rows = json.load(f)["rows"]
-    return {"alone": rows[0]["gap_all"], "valid": rows[0]["feasible_raw"], "heuristic": rows[1]["gap_all"]}
+    return {"alone": rows[0]["gap_all"], "alone_of_valid": rows[0]["gap_feasible"], "valid": rows[0]["feasible_raw"],
+            "heuristic": rows[1]["gap_all"]}
+
+
+def mean_name(steps, with_start):
+    """The name of the mean of these checkpoints: the steps it spans, so a later rerun never reuses it."""
+    return f"mean_{step_of(steps[0])}-{step_of(steps[-1])}" + ("+start" if with_start else "")
 
 
 def main():
@@ -49,7 +56,7 @@ def main():
     ap.add_argument("--start", required=True, help="the model directory the run continued (init.checkpoint)")
     ap.add_argument("--tokenizer", help="the run's tokenizer (default: the start's tokenizer.model)")
     ap.add_argument("--eval", required=True, help="a falcon_eval config: row 1 the model alone, row 2 the heuristic")
-    ap.add_argument("--ks", default="2,4,8", help="how many of the newest checkpoints to average")
+    ap.add_argument("--ks", default="2,4,8", help="how many of the newest checkpoints to average (\"\": none)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
     tokenizer = args.tokenizer or os.path.join(args.start, "tokenizer.model")
@@ -65,56 +72,58 @@ def main():
                 points[key] = evaluate(model_keys, split, args.eval, os.path.join(work, "eval", f"{name}_{split}"))
                 with open(points_file, "w") as f:
                     json.dump(points, f, indent=1, sort_keys=True)
-            print(f"{key:24s} model alone {100 * points[key]['alone']:6.2f}%  valid {100 * points[key]['valid']:5.1f}%",
+            print(f"{key:28s} model alone {100 * points[key]['alone']:6.2f}%  valid {100 * points[key]['valid']:5.1f}%",
                   flush=True)
 
     ckpt_root = os.path.join(args.run, "checkpoints")
     steps = sorted((os.path.join(ckpt_root, d) for d in os.listdir(ckpt_root) if re.fullmatch(r"step_\d+", d)), key=step_of)
+    ks = [int(x) for x in args.ks.split(",") if x]
+    if not steps or (ks and (max(ks) > len(steps) or min(ks) < 2)):
+        sys.exit(f"--ks {args.ks}: {ckpt_root} holds {len(steps)} checkpoints; give counts from 2 to that")
     point("start", [f"model.path={args.start}", f"model.tokenizer={tokenizer}"])
     for s in steps:
         point(f"step_{step_of(s)}", ["model.path=", f"model.checkpoint={s}", f"model.tokenizer={tokenizer}"])
-    ks = [int(x) for x in args.ks.split(",")]
-    if not steps or max(ks) > len(steps) or min(ks) < 1:
-        sys.exit(f"--ks {args.ks}: {ckpt_root} holds {len(steps)} checkpoints; give counts from 1 to that")
+    if not ks:
+        return
+    means = []
     for k in ks:
         for with_start in (False, True):
-            name = f"mean_last{k}" + ("+start" if with_start else "")
+            name = mean_name(steps[-k:], with_start)
             model_dir = os.path.join(work, name)
             if not os.path.exists(model_dir):
                 inputs = steps[-k:] + ([args.start] if with_start else [])
                 run([f"{BUILD}/tools/falcon_average", *inputs, "--tokenizer", tokenizer, "--out", model_dir])
             point(name, [f"model.path={model_dir}", f"model.tokenizer={tokenizer}"])
+            means.append((k, with_start, name))
+    write_table(points, steps, means, args)
+    plot(points, steps, means, args)
 
-    write_table(points, steps, args)
-    plot(points, steps, args)
 
-
-def write_table(points, steps, args):
-    names = ["start"] + [f"step_{step_of(s)}" for s in steps] + sorted(
-        {k.split("@")[0] for k in points if k.startswith("mean_")}, key=lambda n: (int(re.search(r"\d+", n).group()), n))
-    averaged = [n for n in names if n.startswith("mean_")]
-    singles = [n for n in names if n.startswith("step_")]
-    chosen = min(averaged, key=lambda n: points[f"{n}@val"]["alone"])
+def write_table(points, steps, means, args):
+    singles = [f"step_{step_of(s)}" for s in steps]
+    chosen = min((name for _, _, name in means), key=lambda n: points[f"{n}@val"]["alone"])
     last = singles[-1]
-    heuristic = points["start@test"]["heuristic"]
-    lines = [f"Run `{args.run}` from `{args.start}`; the model alone (greedy, grammar, no repair), gap with an",
-             f"invalid answer at 100%; the heuristic on test {100 * heuristic:.2f}%, on val "
-             f"{100 * points['start@val']['heuristic']:.2f}%.", "",
-             "| model | val gap | test gap | test valid |", "|---|---:|---:|---:|"]
-    for n in names:
-        v, t = points.get(f"{n}@val"), points.get(f"{n}@test")
-        if not (v and t):
-            continue
-        mark = " (chosen on val)" if n == chosen else (" (the run's end)" if n == last else "")
-        lines.append(f"| {n}{mark} | {100 * v['alone']:.2f}% | {100 * t['alone']:.2f}% | {100 * t['valid']:.1f}% |")
-    lines += ["", f"Chosen on val: `{chosen}`, test {100 * points[chosen + '@test']['alone']:.2f}% against the run's end "
-              f"{100 * points[last + '@test']['alone']:.2f}% and the start {100 * points['start@test']['alone']:.2f}%."]
+    pct = lambda x: f"{100 * x:.2f}%"
+    lines = [f"Run `{args.run}` from `{args.start}`. The model alone (greedy, grammar, no repair), its gap with an",
+             f"invalid answer at 100%; the heuristic: test {pct(points['start@test']['heuristic'])}, "
+             f"val {pct(points['start@val']['heuristic'])}.", "",
+             "| model | val gap | test gap | test valid | test gap of the valid |", "|---|---:|---:|---:|---:|"]
+    labels = [("start", "the start")] + [(n, n) for n in singles] + [
+        (name, f"mean of the last {k}" + (" and the start" if with_start else "") + f" ({name[5:]})")
+        for k, with_start, name in means]
+    for name, label in labels:
+        v, t = points[f"{name}@val"], points[f"{name}@test"]
+        mark = " **(chosen on val)**" if name == chosen else (" (the run's end)" if name == last else "")
+        lines.append(f"| {label}{mark} | {pct(v['alone'])} | {pct(t['alone'])} | {100 * t['valid']:.1f}% | "
+                     f"{pct(t['alone_of_valid'])} |")
+    lines += ["", f"Chosen on val: `{chosen}`, test {pct(points[chosen + '@test']['alone'])}; the run's end "
+              f"{pct(points[last + '@test']['alone'])}; the start {pct(points['start@test']['alone'])}."]
     with open(os.path.join(args.out, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 
-def plot(points, steps, args):
+def plot(points, steps, means, args):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -127,13 +136,13 @@ def plot(points, steps, args):
     for split, colour in (("val", "tab:blue"), ("test", "tab:orange")):
         ax.plot([0] + xs, [100 * points[f"{n}@{split}"]["alone"] for n in ["start"] + [f"step_{x}" for x in xs]],
                 "o-", color=colour, ms=3, label=f"single checkpoints, {split}")
-        for name in sorted({k.split("@")[0] for k in points if k.startswith("mean_") and "+start" not in k}):
-            k = int(re.search(r"\d+", name).group())
+        for k, with_start, name in means:
+            if with_start:
+                continue
             y = 100 * points[f"{name}@{split}"]["alone"]
             ax.plot([xs[-k], xs[-1]], [y, y], "-", color=colour, lw=2, alpha=0.5)
             ax.annotate(f"mean of {k}", (xs[-k], y), fontsize=7, color=colour, va="bottom")
-        ax.axhline(100 * points[f"start@{split}"]["heuristic"], color=colour, ls=":", lw=1,
-                   label=f"heuristic, {split}")
+        ax.axhline(100 * points[f"start@{split}"]["heuristic"], color=colour, ls=":", lw=1, label=f"heuristic, {split}")
     ax.set_xlabel("step of the run (0: the start)")
     ax.set_ylabel("model alone, gap %")
     ax.set_title("checkpoint averaging: bars span the checkpoints averaged")

@@ -1,10 +1,7 @@
 // falcon_average end to end: two random tiny models of one shape (HF layout, the test tokenizer)
 // average into a model directory that holds their mean and loads as a policy; what it refuses.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -17,35 +14,21 @@
 #include "falcon/model/transformer.h"
 #include "falcon/scoring/text_style_file.h"
 #include "falcon/text/tokenizer.h"
+#include "tests/tools/program_run.h"
 
 namespace falcon::eval {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::ProgramRun;
 
-struct ProgramRun {
-  int code = 0;
-  std::string output;  // stdout + stderr
-};
-
-ProgramRun run_average(const std::string& args) {
-  ProgramRun run;
-  FILE* pipe = ::popen((std::string(FALCON_AVERAGE_BIN) + " " + args + " 2>&1").c_str(), "r");
-  char buf[4096];
-  for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, pipe)) > 0;) run.output.append(buf, got);
-  const int status = ::pclose(pipe);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
+ProgramRun run_average(const fs::path& dir, const std::string& args) {
+  return testing::run_program(FALCON_AVERAGE_BIN, dir, args);
 }
 
-class FalconAverageTest : public ::testing::Test {
+class FalconAverageTest : public testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("falcon_average_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
+  FalconAverageTest() : ScratchDirTest("falcon_average") {}
 
   // A random tiny model directory seeded by `seed`, `hidden` wide, in the compact text.
   std::string write_model(const std::string& name, int seed, int hidden = 32) {
@@ -63,15 +46,13 @@ class FalconAverageTest : public ::testing::Test {
     scoring::write_text_style(dir, formats::make_text_style("compact", 0, "test"));
     return dir;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(FalconAverageTest, WritesTheMeanAsAModelDirectoryThatLoads) {
   const auto a = write_model("a", 1), b = write_model("b", 2);
   const std::string out = (dir_ / "mean").string();
-  const auto run = run_average(a + " " + b + " --out " + out);
-  ASSERT_EQ(run.code, 0) << run.output;
+  const auto run = run_average(dir_, a + " " + b + " --out " + out);
+  ASSERT_EQ(run.code, 0) << run.err;
 
   const auto wa = model::read_hf_checkpoint(a).weights, wb = model::read_hf_checkpoint(b).weights;
   const auto mean = model::read_hf_checkpoint(out);
@@ -93,24 +74,24 @@ TEST_F(FalconAverageTest, WritesTheMeanAsAModelDirectoryThatLoads) {
 TEST_F(FalconAverageTest, RefusesAnExistingOutputAnotherShapeAndTooFewInputs) {
   const auto a = write_model("a", 1), b = write_model("b", 2), wide = write_model("wide", 3, 64);
   const auto kept = fs::last_write_time(a + "/model.safetensors");
-  auto run = run_average(a + " " + b + " --out " + a);
+  auto run = run_average(dir_, a + " " + b + " --out " + a);
   EXPECT_EQ(run.code, 1);
-  EXPECT_NE(run.output.find("exists; give a new directory"), std::string::npos) << run.output;
+  EXPECT_NE(run.err.find("exists; give a new directory"), std::string::npos) << run.err;
   EXPECT_EQ(fs::last_write_time(a + "/model.safetensors"), kept);  // nothing written over
 
-  run = run_average(a + " " + wide + " --out " + (dir_ / "x").string());
+  run = run_average(dir_, a + " " + wide + " --out " + (dir_ / "x").string());
   EXPECT_EQ(run.code, 1);
-  EXPECT_NE(run.output.find(wide + ": its model shape differs"), std::string::npos) << run.output;
+  EXPECT_NE(run.err.find(wide + ": its model shape differs"), std::string::npos) << run.err;
   EXPECT_FALSE(fs::exists(dir_ / "x"));
 
-  run = run_average(a + " --out " + (dir_ / "y").string());
+  run = run_average(dir_, a + " --out " + (dir_ / "y").string());
   EXPECT_EQ(run.code, 1);
-  EXPECT_NE(run.output.find("at least two"), std::string::npos) << run.output;
+  EXPECT_NE(run.err.find("at least two"), std::string::npos) << run.err;
 
   fs::create_directories(dir_ / "step_5");  // a checkpoint directory: no config.json
-  run = run_average(a + " " + (dir_ / "step_5").string() + " --out " + (dir_ / "z").string());
+  run = run_average(dir_, a + " " + (dir_ / "step_5").string() + " --out " + (dir_ / "z").string());
   EXPECT_EQ(run.code, 1);
-  EXPECT_NE(run.output.find("holds no tokenizer; give --tokenizer"), std::string::npos) << run.output;
+  EXPECT_NE(run.err.find("holds no tokenizer; give --tokenizer"), std::string::npos) << run.err;
 }
 
 }  // namespace
