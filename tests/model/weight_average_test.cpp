@@ -2,18 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "falcon/core/error.h"
+#include "tests/error_of.h"
 
 namespace falcon::model {
 namespace {
 
 std::string error_of(const std::vector<WeightSource>& sources) {
-  try {
-    average_weights(sources);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
+  return test_support::error_of([&] { average_weights(sources); });
 }
 
 TEST(AverageWeights, IsTheElementWiseMeanInTheFirstSourcesDtypes) {
