@@ -306,7 +306,7 @@ void create_model(Run& run, const torch::Device& device) {
   run.model->set_autocast(run.recipe.mixed_precision == "bf16" ? torch::kBFloat16 : torch::kFloat);
   if (run.recipe.mixed_precision == "bf16" && device.is_cpu() && !cpu_has_native_bf16() && run.progress)
     std::fprintf(stderr, "train: warning: mixed_precision bf16 on a CPU without native bf16 (no avx512_bf16 or amx_bf16 "
-                         "in /proc/cpuinfo): its matmuls fall back to slow loops (measured 25x slower than fp32 on "
+                         "in /proc/cpuinfo): its matmuls fall back to slow loops (measured 18x slower than fp32 on "
                          "an AVX2 CPU); mixed_precision: auto picks what is fast here\n");
   if (run.recipe.number_embedding == "fourier") {
     // Before any checkpoint is loaded, so resumed and init.checkpoint runs overwrite it as they should.
