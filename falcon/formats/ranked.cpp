@@ -1,5 +1,7 @@
 #include "falcon/formats/ranked.h"
 
+#include <iterator>
+
 #include "falcon/core/error.h"
 #include "falcon/formats/compact.h"
 #include "falcon/problems/cvrp.h"
@@ -83,16 +85,36 @@ const ProblemRanking kRankings[] = {
      "Dispatch", [](const Instance& i, const Solution& s) { return jssp::from_dispatch(as_jssp(i), s); }},
 };
 
-const ProblemRanking* ranking_of(const problems::Problem& problem) {
-  for (const auto& r : kRankings)
-    if (r.problem == problem.name()) return &r;
+// compact_ranked_conflict's notes: only the choices that compete (JSSP: the Giffler-Thompson set).
+const ProblemRanking kConflictRankings[] = {
+    {"jssp", [](const Instance& i, const Solution& s) { return jssp::conflict_notes(as_jssp(i), s); },
+     [](const Instance& i, const Solution& s) { return jssp::conflict_order(as_jssp(i), s); }, "jssp_ranked",
+     "Dispatch", [](const Instance& i, const Solution& s) { return jssp::from_dispatch(as_jssp(i), s); }},
+};
+
+// The variants of the text: which notes, and whether the prompt ends on the first pick's.
+struct RankedVariant {
+  std::string_view name;
+  const ProblemRanking* rankings;
+  std::size_t count;
+  bool opening;
+};
+
+constexpr RankedVariant kPlain{"compact_ranked", kRankings, std::size(kRankings), false};
+constexpr RankedVariant kOpening{"compact_ranked_opening", kRankings, std::size(kRankings), true};
+constexpr RankedVariant kConflict{"compact_ranked_conflict", kConflictRankings, std::size(kConflictRankings), true};
+
+const ProblemRanking* ranking_of(const RankedVariant& variant, const problems::Problem& problem) {
+  for (std::size_t k = 0; k < variant.count; ++k)
+    if (variant.rankings[k].problem == problem.name()) return &variant.rankings[k];
   return nullptr;
 }
 
-const ProblemRanking& written_ranking(const problems::Problem& problem) {
-  const ProblemRanking* ranking = ranking_of(problem);
+const ProblemRanking& written_ranking(const RankedVariant& variant, const problems::Problem& problem) {
+  const ProblemRanking* ranking = ranking_of(variant, problem);
   if (ranking == nullptr)
-    throw Error(not_written("compact_ranked", problem, "its ranking to falcon/formats/ranked.cpp", "compact_state"));
+    throw Error(not_written(variant.name, problem, "its ranking to falcon/formats/ranked.cpp",
+                            variant.rankings == kRankings ? "compact_state" : "compact_ranked"));
   return *ranking;
 }
 
@@ -101,15 +123,15 @@ constexpr int kOutOfRange = -1;
 
 class RankedFormat final : public Format {
  public:
-  explicit RankedFormat(bool opening) : opening_(opening) {}
-  std::string_view name() const override { return opening_ ? "compact_ranked_opening" : "compact_ranked"; }
+  explicit RankedFormat(const RankedVariant& variant) : variant_(variant) {}
+  std::string_view name() const override { return variant_.name; }
   bool writes_notes() const override { return true; }
   // With the opening note, the prompt ends on the note that lists the first pick's choices, as
   // every later pick follows its own: without it the model must find the greedy's first pick
   // itself (MIS: the vertex of least degree among all).
   std::string prompt(const problems::Problem& problem, const Instance& instance, int candidates) const override {
     std::string text = compact_prompt(problem, instance, candidates, PromptFor::kState, name());
-    if (opening_) {
+    if (variant_.opening) {
       const EchoNotes notes = notes_of(problem, instance, Solution::flat({kOutOfRange}));
       const std::string opening = notes.empty() || notes.back().empty() ? std::string() : notes.back().back();
       text += problems::echo_note_text(opening);
@@ -117,7 +139,7 @@ class RankedFormat final : public Format {
     return text;
   }
   problems::TextShape shape(const problems::Problem& problem) const override {
-    const ProblemRanking* ranking = ranking_of(problem);
+    const ProblemRanking* ranking = ranking_of(variant_, problem);
     const bool own = ranking != nullptr && !ranking->grammar.empty();
     problems::TextShape shape = compact_shape(problem, /*notes=*/true,
                                               own ? std::string(ranking->grammar) : problem.grammar_name() + "_echo");
@@ -128,34 +150,39 @@ class RankedFormat final : public Format {
     return shape;
   }
   Solution items(const problems::Problem& problem, const Instance& instance, const Solution& solution) const override {
-    const ProblemRanking& ranking = written_ranking(problem);
+    const ProblemRanking& ranking = written_ranking(variant_, problem);
     return ranking.order != nullptr ? ranking.order(instance, solution) : solution;
   }
   EchoNotes notes(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
     return notes_of(problem, instance, items);
   }
   Solution solution(const problems::Problem& problem, const Instance& instance, const Solution& items) const override {
-    const ProblemRanking& ranking = written_ranking(problem);
+    const ProblemRanking& ranking = written_ranking(variant_, problem);
     return ranking.solution != nullptr ? ranking.solution(instance, items) : items;
   }
 
  private:
-  static EchoNotes notes_of(const problems::Problem& problem, const Instance& instance, const Solution& items) {
-    return written_ranking(problem).notes(instance, items);
+  EchoNotes notes_of(const problems::Problem& problem, const Instance& instance, const Solution& items) const {
+    return written_ranking(variant_, problem).notes(instance, items);
   }
 
-  bool opening_;
+  const RankedVariant& variant_;
 };
 
 }  // namespace
 
 const Format& ranked_format() {
-  static const RankedFormat format(/*opening=*/false);
+  static const RankedFormat format(kPlain);
   return format;
 }
 
 const Format& ranked_opening_format() {
-  static const RankedFormat format(/*opening=*/true);
+  static const RankedFormat format(kOpening);
+  return format;
+}
+
+const Format& ranked_conflict_format() {
+  static const RankedFormat format(kConflict);
   return format;
 }
 

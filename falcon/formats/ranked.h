@@ -17,5 +17,9 @@ const Format& ranked_format();
 // compact_ranked_opening: the same text, its prompt ending on the note an item out of range would
 // leave ("... (#47#12#30)"), the first pick's choices, so that no pick goes without its note.
 const Format& ranked_opening_format();
+// compact_ranked_conflict: the opening text with notes of only the choices that compete, where a
+// problem has them (JSSP: the Giffler-Thompson conflict set, problems/jssp_dispatch.h); its
+// labels are written in an order whose every pick is in its note.
+const Format& ranked_conflict_format();
 
 }  // namespace falcon::formats

@@ -11,7 +11,8 @@ namespace {
 using Factory = const Format& (*)();
 
 constexpr Factory kFormats[] = {
-    compact_format, echo_format, state_format, ranked_format, ranked_opening_format, insertion_format,
+    compact_format, echo_format, state_format, ranked_format, ranked_opening_format, ranked_conflict_format,
+    insertion_format,
 };
 
 }  // namespace

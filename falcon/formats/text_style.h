@@ -51,7 +51,7 @@ std::string describe(const TextStyle& style);
 // _insert): for a style of several problems, whether any of them does.
 bool writes_notes(const TextStyle& style);
 // Whether each note of the style (one problem's own) lists the next pick's choices, ranked: what
-// note picks and the heuristic sampler's walk read (compact_ranked, compact_ranked_opening).
+// note picks and the heuristic sampler's walk read (compact_ranked, _opening, _conflict).
 bool notes_are_choices(const TextStyle& style);
 
 // `base` written in `style` (its entry for base's problem, if any): itself for paper; otherwise a

@@ -49,7 +49,31 @@ class DispatchState {
     return jobs;
   }
 
+  // The Giffler-Thompson conflict set (the header's order); empty when every job is done.
+  std::vector<int> conflict_set() const {
+    std::int64_t finish = std::numeric_limits<std::int64_t>::max();
+    int machine = -1, first = -1;
+    for (int j = 0; j < instance_.jobs; ++j) {
+      if (!has_work(j)) continue;
+      const std::int64_t end = earliest_finish(j);
+      if (end < finish || (end == finish && next_machine(j) < machine)) finish = end, machine = next_machine(j), first = j;
+    }
+    using Key = std::tuple<std::int64_t, std::int64_t, int>;  // start, -work left, job
+    std::vector<Key> keyed;
+    for (int j = 0; j < instance_.jobs; ++j)  // the first to finish too, when it takes no time
+      if (has_work(j) && next_machine(j) == machine && (earliest_start(j) < finish || j == first))
+        keyed.emplace_back(earliest_start(j), -work_left_[j], j);
+    std::sort(keyed.begin(), keyed.end());
+    std::vector<int> jobs;
+    for (const Key& key : keyed) jobs.push_back(std::get<2>(key));
+    return jobs;
+  }
+
+  // When the job's next operation would end if picked now.
+  std::int64_t earliest_finish(int job) const { return earliest_start(job) + next_duration(job); }
+
  private:
+  std::int64_t next_duration(int job) const { return instance_.routes[job][next_op_[job]].duration; }
   std::int64_t earliest_start(int job) const {
     return std::max(job_ready_[job], machine_ready_[next_machine(job)]);
   }
@@ -59,21 +83,58 @@ class DispatchState {
   std::vector<std::int64_t> job_ready_, machine_ready_, work_left_;
 };
 
-}  // namespace
-
-EchoNotes dispatch_notes(const JsspInstance& instance, const Solution& picks) {
+// The note after each pick: `note` of the state it leaves, as the text's 1-based IDs.
+EchoNotes notes_after_picks(const JsspInstance& instance, const Solution& picks,
+                            std::vector<int> (DispatchState::*note)() const) {
   DispatchState state(instance);
   EchoNotes notes;
   for (const auto& list : picks.lists) {
     notes.emplace_back();
     for (int job : list) {
       state.dispatch(job);
-      std::vector<int> ids = state.ranked_jobs();
-      for (int& id : ids) ++id;  // the text's 1-based IDs
+      std::vector<int> ids = (state.*note)();
+      for (int& id : ids) ++id;
       notes.back().push_back(id_list_text(ids));
     }
   }
   return notes;
+}
+
+}  // namespace
+
+EchoNotes dispatch_notes(const JsspInstance& instance, const Solution& picks) {
+  return notes_after_picks(instance, picks, &DispatchState::ranked_jobs);
+}
+
+EchoNotes conflict_notes(const JsspInstance& instance, const Solution& picks) {
+  return notes_after_picks(instance, picks, &DispatchState::conflict_set);
+}
+
+Solution conflict_order(const JsspInstance& instance, const Solution& schedule) {
+  const std::vector<std::vector<int>> sequences = repair_permutations(instance, schedule).sequences;
+  std::vector<int> at(instance.machines, 0);  // per machine: how much of its sequence is placed
+  std::vector<std::vector<bool>> placed(instance.machines, std::vector<bool>(instance.jobs, false));
+  DispatchState state(instance);
+  std::vector<int> order;
+  for (std::vector<int> set = state.conflict_set(); !set.empty(); set = state.conflict_set()) {
+    const int machine = state.next_machine(set.front());
+    while (at[machine] < instance.jobs && placed[machine][sequences[machine][at[machine]]]) ++at[machine];
+    // The schedule's next job on the machine keeps its place when it competes; otherwise the one
+    // that finishes first goes ahead of it, by then free to start no later than in the schedule.
+    int chosen = -1;
+    if (at[machine] < instance.jobs) {
+      const int next = sequences[machine][at[machine]];
+      if (std::find(set.begin(), set.end(), next) != set.end()) chosen = next;
+    }
+    if (chosen < 0)
+      chosen = *std::min_element(set.begin(), set.end(), [&](int a, int b) {
+        return std::make_pair(state.earliest_finish(a), a) < std::make_pair(state.earliest_finish(b), b);
+      });
+    placed[machine][chosen] = true;
+    state.dispatch(chosen);
+    order.push_back(chosen);
+  }
+  return Solution::flat(order);
 }
 
 Solution dispatch_order(const JsspInstance& instance, const Solution& schedule) {

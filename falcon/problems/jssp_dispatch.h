@@ -21,6 +21,20 @@ EchoNotes dispatch_notes(const JsspInstance& instance, const Solution& picks);
 // one that starts first, ties to the lower machine. from_dispatch of it gives the same timetable.
 Solution dispatch_order(const JsspInstance& instance, const Solution& schedule);
 
+// The compact_ranked_conflict text's notes: after each pick, the Giffler-Thompson conflict set, the
+// only jobs whose pick is a real decision. Of the next operations, the one that can finish first
+// fixes the machine (ties: the lower); the set is the jobs whose next operation is on that machine
+// and can start before that finish, the earliest start first, then the most work remaining, then the
+// lower ID. Taking each note's first job is again MWKR's non-delay dispatch (tested), and most notes
+// hold one job. Picks are read as in dispatch_notes.
+EchoNotes conflict_notes(const JsspInstance& instance, const Solution& picks);
+
+// `schedule` (repaired first) as a Giffler-Thompson order: at each conflict set, the job next on
+// the machine in the schedule's own sequence when it is in the set, else the one that finishes
+// first. Every pick is then in its note, and from_dispatch of it builds an active schedule whose
+// makespan is at most the schedule's (an optimal label stays optimal; tested).
+Solution conflict_order(const JsspInstance& instance, const Solution& schedule);
+
 // The m machine sequences a dispatch order builds. Picks that move nothing are skipped; operations
 // never picked stay off their machines' sequences, for repair to place.
 Solution from_dispatch(const JsspInstance& instance, const Solution& picks);

@@ -365,6 +365,7 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
   check_sampled_notes("pfsp", 8, synthetic, 3, "compact_insert");  // the next job and its places
   check_sampled_notes("tsp", 12, synthetic, 3, "compact_ranked");   // the nearest unvisited nodes
   check_sampled_notes("jssp", 6, synthetic, 3, "compact_ranked");  // the jobs with work left
+  check_sampled_notes("jssp", 6, synthetic, 3, "compact_ranked_conflict");  // the jobs that compete
 }
 
 TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
@@ -374,6 +375,7 @@ TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
     check_sampled_notes(problem, 12, Vocabulary::byte_level(), 2, "compact_ranked", picks_on());
     if (HasFatalFailure()) return;
   }
+  check_sampled_notes("jssp", 6, synthetic, 6, "compact_ranked_conflict", picks_on());
 }
 
 }  // namespace

@@ -350,6 +350,66 @@ TEST(EchoNotes, RankedOpeningPromptEndsOnTheFirstPicksNote) {
   EXPECT_EQ(prompt.substr(prompt.size() - 9), " (#1#2#3)") << prompt;
 }
 
+TEST(EchoNotes, JsspConflictNotesListOnlyTheJobsThatCompete) {
+  auto shop = std::make_shared<jssp::JsspInstance>();
+  shop->jobs = 3, shop->machines = 2;
+  // J1: M1 5, M2 3; J2: M1 2, M2 6; J3: M2 4, M1 1.
+  shop->routes = {{{0, 5}, {1, 3}}, {{0, 2}, {1, 6}}, {{1, 4}, {0, 1}}};
+  const Problem& conflict =
+      with_text_style(problem_by_name("jssp"), make_text_style("compact_ranked_conflict", 0, "test"));
+  // J2 on M1 can finish first (at 2): the set is M1's jobs that start before 2, J1 (work 8) ahead
+  // of J2 (work 8, higher ID); J3 on M2 does not compete and is not listed.
+  EXPECT_EQ(jssp::conflict_notes(*shop, Solution::flat({-1})), (EchoNotes{{"#1#2"}}));
+  const std::string prompt = conflict.prompt(*shop);
+  EXPECT_EQ(prompt.substr(prompt.size() - 7), " (#1#2)") << prompt;
+  // After J1 on M1 (0..5), J3 on M2 (0..4) finishes first: the set is M2's, J3 alone.
+  EXPECT_EQ(jssp::conflict_notes(*shop, Solution::flat({0})), (EchoNotes{{"#3"}}));
+  // An operation that takes no time finishes as it starts: the set still holds it.
+  auto instant = std::make_shared<jssp::JsspInstance>(*shop);
+  instant->routes[1] = {{0, 0}, {1, 6}};
+  EXPECT_EQ(jssp::conflict_notes(*instant, Solution::flat({-1})), (EchoNotes{{"#2"}}));
+  // Other styles' problems have no conflict set to write.
+  auto tour = std::make_shared<tsp::TspInstance>();
+  tour->geometry = RoutingGeometry::euclidean({{0, 0}, {0, 1}, {1, 1}});
+  try {
+    with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked_conflict", 0, "test"))
+        .format(*tour, Solution::flat({0, 1, 2}));
+    ADD_FAILURE() << "TSP written with conflict notes";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'compact_ranked_conflict' is not written for tsp"), std::string::npos) << e.what();
+  }
+
+  // On generated shops every order written has each pick in the note before it (the first in the
+  // prompt's) and builds a schedule no longer than the one written. (Taking every note's first job
+  // is MWKR: HeuristicSampler.AlwaysTheNotesFirstChoiceIsTheirHeuristic.)
+  const Problem& plain = problem_by_name("jssp");
+  Rng rng(5);
+  for (int trial = 0; trial < 60; ++trial) {
+    GenerateOptions options;
+    options.n = 3 + trial % 5;
+    options.params = {{"m", std::to_string(2 + trial % 4)}};
+    const auto inst = std::static_pointer_cast<jssp::JsspInstance>(plain.generate(options, trial));
+    std::vector<int> picks;
+    for (int j = 0; j < inst->jobs; ++j) picks.insert(picks.end(), inst->machines, j);
+    rng.shuffle(picks);
+    const Solution schedule = jssp::from_dispatch(*inst, Solution::flat(picks));
+    const Solution order = jssp::conflict_order(*inst, schedule);
+    ASSERT_EQ(order.items().size(), picks.size()) << "trial " << trial;
+    const EchoNotes notes = jssp::conflict_notes(*inst, order);
+    std::string before = jssp::conflict_notes(*inst, Solution::flat({-1}))[0][0];
+    for (std::size_t k = 0; k < order.items().size(); ++k) {
+      const std::string id = "#" + std::to_string(order.items()[k] + 1);
+      EXPECT_NE((before + "#").find(id + "#"), std::string::npos) << "trial " << trial << " pick " << k << " " << before;
+      before = notes[0][k];
+    }
+    EXPECT_EQ(before, "") << "trial " << trial;
+    const Solution built = jssp::from_dispatch(*inst, order);
+    ASSERT_TRUE(plain.feasible(*inst, built)) << "trial " << trial;
+    EXPECT_LE(plain.objective(*inst, built), plain.objective(*inst, schedule)) << "trial " << trial;
+    EXPECT_EQ(conflict.parse(*inst, conflict.format(*inst, schedule)).solution, built) << "trial " << trial;
+  }
+}
+
 TEST(EchoNotes, CvrpRankedNotesListTheCustomersThatFitNearestFirst) {
   // The depot at the origin; #1 nearest it, then #2, #3 far. Capacity 10.
   auto cvrp = std::make_shared<cvrp::CvrpInstance>();

@@ -110,12 +110,13 @@ EvalInstance noted_instance(const std::string& name, const formats::TextStyle& s
 
 const formats::TextStyle kRanked = formats::make_text_style("compact_ranked", 0, "<test>");
 const formats::TextStyle kInsert = formats::make_text_style("compact_insert", 0, "<test>");
+const formats::TextStyle kConflict = formats::make_text_style("compact_ranked_conflict", 0, "<test>");
 
 // Each problem with the text its sampler walks: JSSP's machine sequences (a noisy MWKR) and its
-// dispatch order's notes.
+// dispatch order's notes, all jobs with work left or only those in the conflict set.
 const std::vector<std::pair<std::string, formats::TextStyle>> kWalked = {
-    {"tsp", kRanked}, {"op", kRanked},   {"cvrp", kRanked},      {"mis", kRanked},
-    {"mvc", kRanked}, {"pfsp", kInsert}, {"jssp", kCompact4}, {"jssp", kRanked}};
+    {"tsp", kRanked},  {"op", kRanked},     {"cvrp", kRanked}, {"mis", kRanked},   {"mvc", kRanked},
+    {"pfsp", kInsert}, {"jssp", kCompact4}, {"jssp", kRanked}, {"jssp", kConflict}};
 
 TEST(HeuristicSampler, WalksTheNotesToFeasibleAnswersWithoutRepair) {
   for (const auto& [name, style] : kWalked) {
