@@ -7,6 +7,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "falcon/core/error.h"
@@ -253,6 +254,19 @@ TEST(EchoNotes, RankedTextIsGreedysOrderWithTheNoteInGreedysPreference) {
   EXPECT_EQ(mvc_ranked.format(*path, Solution::flat({4, 0})), "Set: [#0 (#2#3#1#4), #4 (#2#1#3)], Objective: 2.00");
 }
 
+// A generated shop of 3-7 jobs on 2-5 machines (by trial) and a random order naming each job once
+// per machine: a dispatch order of some feasible schedule.
+std::pair<std::shared_ptr<jssp::JsspInstance>, std::vector<int>> random_shop_and_picks(int trial, Rng& rng) {
+  GenerateOptions options;
+  options.n = 3 + trial % 5;
+  options.params = {{"m", std::to_string(2 + trial % 4)}};
+  auto inst = std::static_pointer_cast<jssp::JsspInstance>(problem_by_name("jssp").generate(options, trial));
+  std::vector<int> picks;
+  for (int j = 0; j < inst->jobs; ++j) picks.insert(picks.end(), inst->machines, j);
+  rng.shuffle(picks);
+  return {inst, picks};
+}
+
 TEST(EchoNotes, JsspRankedTextIsADispatchOrderInMwkrsPreference) {
   auto shop = std::make_shared<jssp::JsspInstance>();
   shop->jobs = 2, shop->machines = 2;
@@ -281,13 +295,7 @@ TEST(EchoNotes, JsspRankedTextIsADispatchOrderInMwkrsPreference) {
   const Problem& plain = problem_by_name("jssp");
   Rng rng(3);
   for (int trial = 0; trial < 50; ++trial) {
-    GenerateOptions options;
-    options.n = 3 + trial % 5;
-    options.params = {{"m", std::to_string(2 + trial % 4)}};
-    const auto inst = std::static_pointer_cast<jssp::JsspInstance>(plain.generate(options, trial));
-    std::vector<int> picks;
-    for (int j = 0; j < inst->jobs; ++j) picks.insert(picks.end(), inst->machines, j);
-    rng.shuffle(picks);
+    const auto [inst, picks] = random_shop_and_picks(trial, rng);
     const Solution built = jssp::from_dispatch(*inst, Solution::flat(picks));
     ASSERT_TRUE(plain.feasible(*inst, built)) << "trial " << trial;
     const Solution order = jssp::dispatch_order(*inst, built);
@@ -385,13 +393,7 @@ TEST(EchoNotes, JsspConflictNotesListOnlyTheJobsThatCompete) {
   const Problem& plain = problem_by_name("jssp");
   Rng rng(5);
   for (int trial = 0; trial < 60; ++trial) {
-    GenerateOptions options;
-    options.n = 3 + trial % 5;
-    options.params = {{"m", std::to_string(2 + trial % 4)}};
-    const auto inst = std::static_pointer_cast<jssp::JsspInstance>(plain.generate(options, trial));
-    std::vector<int> picks;
-    for (int j = 0; j < inst->jobs; ++j) picks.insert(picks.end(), inst->machines, j);
-    rng.shuffle(picks);
+    const auto [inst, picks] = random_shop_and_picks(trial, rng);
     const Solution schedule = jssp::from_dispatch(*inst, Solution::flat(picks));
     const Solution order = jssp::conflict_order(*inst, schedule);
     ASSERT_EQ(order.items().size(), picks.size()) << "trial " << trial;
