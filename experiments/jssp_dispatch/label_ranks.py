@@ -13,7 +13,6 @@ import argparse
 import json
 import os
 import re
-import sys
 from collections import Counter
 
 import h5py
