@@ -18,6 +18,9 @@ class Format : public problems::TextNotation {
  public:
   virtual std::string_view name() const = 0;  // "compact_echo": the style's name in text.style
   virtual bool writes_notes() const = 0;      // a note after each index of the solution text
+  // Whether each note lists the next pick's choices, ranked by the problem's heuristic: what note
+  // picks and the heuristic sampler's walk read.
+  virtual bool notes_are_choices() const { return false; }
   // phi: what the model reads of `instance`, for `problem` (a registered problem, the paper's text).
   virtual std::string prompt(const problems::Problem& problem, const problems::Instance& instance,
                              int candidates) const = 0;

@@ -126,6 +126,7 @@ class RankedFormat final : public Format {
   explicit RankedFormat(const RankedVariant& variant) : variant_(variant) {}
   std::string_view name() const override { return variant_.name; }
   bool writes_notes() const override { return true; }
+  bool notes_are_choices() const override { return true; }
   // With the opening note, the prompt ends on the note that lists the first pick's choices, as
   // every later pick follows its own: without it the model must find the greedy's first pick
   // itself (MIS: the vertex of least degree among all).

@@ -52,8 +52,8 @@ TextStyle TextStyle::for_problem(std::string_view problem) const {
 }
 
 bool notes_are_choices(const TextStyle& style) {
-  return style.name == "compact_ranked" || style.name == "compact_ranked_opening" ||
-         style.name == "compact_ranked_conflict";
+  const Format* format = format_by_name(style.name);
+  return format != nullptr && format->notes_are_choices();
 }
 
 bool writes_notes(const TextStyle& style) {

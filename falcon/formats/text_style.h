@@ -25,7 +25,7 @@ struct ProblemTextStyle {
 };
 
 struct TextStyle {
-  std::string name = "paper";  // paper | compact | compact_echo | compact_state | compact_ranked(_opening) | compact_insert
+  std::string name = "paper";  // paper or a registered format's name (registry.h)
   int candidates = 0;          // compact: nearest-neighbour IDs listed in each node's clause
   std::vector<ProblemTextStyle> per_problem;  // problems written otherwise, sorted by problem
   std::string chat = "none";                  // the instruct format prompts are wrapped in (text/chat_template.h)
@@ -51,7 +51,7 @@ std::string describe(const TextStyle& style);
 // _insert): for a style of several problems, whether any of them does.
 bool writes_notes(const TextStyle& style);
 // Whether each note of the style (one problem's own) lists the next pick's choices, ranked: what
-// note picks and the heuristic sampler's walk read (compact_ranked, _opening, _conflict).
+// note picks and the heuristic sampler's walk read (Format::notes_are_choices).
 bool notes_are_choices(const TextStyle& style);
 
 // `base` written in `style` (its entry for base's problem, if any): itself for paper; otherwise a

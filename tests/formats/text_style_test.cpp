@@ -25,6 +25,7 @@ using formats::make_text_style;
 using formats::set_problem_text_style;
 using formats::describe;
 using formats::writes_notes;
+using formats::notes_are_choices;
 
 std::shared_ptr<tsp::TspInstance> three_points() {
   auto inst = std::make_shared<tsp::TspInstance>();
@@ -167,6 +168,15 @@ TEST(TextStyle, DescribeNamesStyleAndCandidates) {
   EXPECT_EQ(describe(TextStyle{}), "paper");
   EXPECT_EQ(describe(make_text_style("compact", 0, "t")), "compact");
   EXPECT_EQ(describe(make_text_style("compact", 4, "t")), "compact, 4 candidates");
+}
+
+// Note picks and the heuristic sampler read a note as the next pick's choices: only the ranked
+// styles' notes are; an echo's or a state's note is not ranked, and the paper's text has none.
+TEST(TextStyle, OnlyRankedNotesAreChoices) {
+  for (const char* name : {"compact_ranked", "compact_ranked_opening", "compact_ranked_conflict"})
+    EXPECT_TRUE(notes_are_choices(make_text_style(name, 0, "t"))) << name;
+  for (const char* name : {"paper", "compact", "compact_echo", "compact_state", "compact_insert"})
+    EXPECT_FALSE(notes_are_choices(make_text_style(name, 0, "t"))) << name;
 }
 
 // A model of several problems writes each in its own style; the others in the default one.
