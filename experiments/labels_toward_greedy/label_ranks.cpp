@@ -1,6 +1,8 @@
 // How often a label's next vertex is the ranked note's first (the greedy's pick), for the
 // reference solver's optimum and for the optimum re-chosen toward the greedy
-// (solvers/optimum_toward_greedy.h), on the training distribution of configs/data/{mis,mvc}50.yaml.
+// (solvers/optimum_toward_greedy.h), on the training distribution of configs/data/{mis,mvc}50.yaml;
+// and how often that first vertex is tied with others on the greedy's count, and a label that
+// leaves it takes one of them (what the compact_ranked_keyed notes show).
 // Usage: label_ranks PROBLEM COUNT   (PROBLEM: mis | mvc)
 #include <chrono>
 #include <cstdio>
@@ -15,7 +17,7 @@ namespace mis_mvc = falcon::problems::mis_mvc;
 using falcon::problems::Solution;
 
 struct Tally {
-  long steps = 0, first = 0, rank_sum = 0, all_first = 0;
+  long steps = 0, first = 0, rank_sum = 0, all_first = 0, tied_first = 0, leaves_in_tie = 0;
   double seconds = 0;
 };
 
@@ -30,8 +32,12 @@ void count(const falcon::problems::GraphInstance& instance, const Solution& labe
     if (note.empty()) break;
     int rank = 0;
     while (rank < static_cast<int>(note.size()) && note[rank] != v) ++rank;
+    const int first_key = *state->key(note[0]);
+    const bool tied = note.size() > 1 && *state->key(note[1]) == first_key;
     ++t.steps;
     t.first += rank == 0;
+    t.tied_first += tied;
+    if (rank != 0 && state->key(v) == first_key) ++t.leaves_in_tie;
     t.rank_sum += rank;
     all_first &= rank == 0;
     state->take(v);
@@ -66,11 +72,12 @@ int main(int argc, char** argv) {
     count(*instance, ref, mis, a);
     count(*instance, tg, mis, b);
   }
-  std::printf("| %s, %d ER-50 graphs | label steps on the note's first vertex | mean rank | labels that are the greedy's | seconds per label |\n",
+  std::printf("| %s, %d ER-50 graphs | label steps on the note's first vertex | mean rank | labels that are the greedy's | steps whose first is tied | leaves of the first to a tied vertex | seconds per label |\n",
               problem.c_str(), count_n);
-  std::printf("|---|---:|---:|---:|---:|\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
   for (const auto& [name, t] : {std::pair<const char*, Tally>{"reference", a}, {"reference_toward_greedy", b}})
-    std::printf("| %s | %.1f%% | %.2f | %.1f%% | %.4f |\n", name, 100.0 * t.first / t.steps, double(t.rank_sum) / t.steps,
-                100.0 * t.all_first / count_n, t.seconds / count_n);
+    std::printf("| %s | %.1f%% | %.2f | %.1f%% | %.1f%% | %.1f%% | %.4f |\n", name, 100.0 * t.first / t.steps,
+                double(t.rank_sum) / t.steps, 100.0 * t.all_first / count_n, 100.0 * t.tied_first / t.steps,
+                100.0 * t.leaves_in_tie / (t.steps - t.first), t.seconds / count_n);
   return 0;
 }

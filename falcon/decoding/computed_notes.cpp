@@ -59,15 +59,25 @@ bool ComputedNotes::complete_index(unsigned char terminator) {
 
 namespace {
 
-// The IDs of a ranked note " (#7#5)" as written; nullopt when the note is not a list of IDs.
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The IDs of a ranked note " (#7#5)", or of a keyed one " (1:#7#5 2:#9)" (each run of ties opened
+// by its count), as written; nullopt when the note is not a list of IDs.
 std::optional<std::vector<std::string>> listed_ids(const std::string& note) {
   const auto open = note.find('('), close = note.rfind(')');
   if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
   std::vector<std::string> ids;
   for (std::size_t i = open + 1; i < close;) {
-    if (note[i] != '#') return std::nullopt;
+    if (note[i] == ' ' && !ids.empty()) ++i;  // the next run of a keyed note
+    if (i < close && is_digit(note[i])) {     // a run's count: "1:"
+      std::size_t j = i;
+      while (j < close && is_digit(note[j])) ++j;
+      if (j == close || note[j] != ':') return std::nullopt;
+      i = j + 1;
+    }
+    if (i >= close || note[i] != '#') return std::nullopt;
     std::size_t j = i + 1;
-    while (j < close && note[j] >= '0' && note[j] <= '9') ++j;
+    while (j < close && is_digit(note[j])) ++j;
     if (j == i + 1) return std::nullopt;
     ids.push_back(note.substr(i + 1, j - i - 1));
     i = j;

@@ -92,6 +92,27 @@ const ProblemRanking kConflictRankings[] = {
      "Dispatch", [](const Instance& i, const Solution& s) { return jssp::from_dispatch(as_jssp(i), s); }},
 };
 
+// compact_ranked_keyed's notes: the ranked notes with the greedy's count before each run of ties;
+// MIS's set written with its ties broken by the two-hop rule the counts let the model compute.
+const ProblemRanking kKeyedRankings[] = {
+    {"mis",
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mis_keyed_notes(instance_as<GraphInstance>(i, "mis"), s);
+     },
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mis_keyed_order(instance_as<GraphInstance>(i, "mis"), s);
+     },
+     "mis_keyed"},
+    {"mvc",
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mvc_keyed_notes(instance_as<GraphInstance>(i, "mvc"), s);
+     },
+     [](const Instance& i, const Solution& s) {
+       return mis_mvc::mvc_ranked_order(instance_as<GraphInstance>(i, "mvc"), s);
+     },
+     "mvc_keyed"},
+};
+
 // The variants of the text: which notes, and whether the prompt ends on the first pick's.
 struct RankedVariant {
   std::string_view name;
@@ -103,6 +124,7 @@ struct RankedVariant {
 constexpr RankedVariant kPlain{"compact_ranked", kRankings, std::size(kRankings), false};
 constexpr RankedVariant kOpening{"compact_ranked_opening", kRankings, std::size(kRankings), true};
 constexpr RankedVariant kConflict{"compact_ranked_conflict", kConflictRankings, std::size(kConflictRankings), true};
+constexpr RankedVariant kKeyed{"compact_ranked_keyed", kKeyedRankings, std::size(kKeyedRankings), true};
 
 const ProblemRanking* ranking_of(const RankedVariant& variant, const problems::Problem& problem) {
   for (std::size_t k = 0; k < variant.count; ++k)
@@ -184,6 +206,11 @@ const Format& ranked_opening_format() {
 
 const Format& ranked_conflict_format() {
   static const RankedFormat format(kConflict);
+  return format;
+}
+
+const Format& ranked_keyed_format() {
+  static const RankedFormat format(kKeyed);
   return format;
 }
 

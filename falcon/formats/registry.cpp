@@ -12,7 +12,7 @@ using Factory = const Format& (*)();
 
 constexpr Factory kFormats[] = {
     compact_format, echo_format, state_format, ranked_format, ranked_opening_format, ranked_conflict_format,
-    insertion_format,
+    ranked_keyed_format, insertion_format,
 };
 
 }  // namespace

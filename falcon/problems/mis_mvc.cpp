@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <queue>
+#include <tuple>
 #include <utility>
 
 #include "falcon/core/error.h"
@@ -191,21 +193,38 @@ class MaxDegreeUncovered final : public GreedyState {
   std::vector<char> in_cover_;
 };
 
+// The ranked note with each run of equal keys opened by its count: "1:#30#12 2:#15".
+std::string keyed_note_text(const Graph& g, const GreedyState& state) {
+  std::string text;
+  std::optional<int> run;  // the key of the run being written
+  for (int w : ranked_note(g, state)) {
+    const int key = *state.key(w);
+    if (key != run) {
+      if (run) text += ' ';
+      text += std::to_string(std::abs(key)) + ':';  // MVC's key is minus its count
+      run = key;
+    }
+    text += '#' + std::to_string(w);
+  }
+  return text;
+}
+
 // After each vertex of the set (taken; an ID out of range changes nothing), every vertex with a
-// key, smallest key first (ties: smallest ID).
-EchoNotes ranked_notes(const Graph& g, const Solution& set, GreedyState& state) {
+// key, smallest key first (ties: smallest ID); `keyed`: with each run of ties' count before it.
+EchoNotes ranked_notes(const Graph& g, const Solution& set, GreedyState& state, bool keyed) {
   std::vector<std::string> notes;
   for (int v : set.items()) {
     if (valid_id(v, g.n)) state.take(v);
-    notes.push_back(id_list_text(ranked_note(g, state)));
+    notes.push_back(keyed ? keyed_note_text(g, state) : id_list_text(ranked_note(g, state)));
   }
   return {notes};
 }
 
 // The set's vertices in the order the greedy held to the set takes them (each time the member of
-// smallest key, ties: smallest ID); the members it never takes follow by ID, then IDs out of
-// range and repeats as they came. A solution of more than one list comes back as it is.
-Solution ranked_order(const Graph& g, const Solution& set, GreedyState& state) {
+// smallest key, ties: smallest ID, or with `two_hop` first the smallest two_hop_key); the members
+// it never takes follow by ID, then IDs out of range and repeats as they came. A solution of more
+// than one list comes back as it is.
+Solution ranked_order(const Graph& g, const Solution& set, GreedyState& state, bool two_hop = false) {
   if (set.lists.size() != 1) return set;  // not a set's shape: written as it came
   std::vector<char> in_set(g.n, 0), placed(g.n, 0);
   std::vector<int> rest;  // IDs out of range and repeats, as they came
@@ -218,11 +237,14 @@ Solution ranked_order(const Graph& g, const Solution& set, GreedyState& state) {
   }
   std::vector<int> order;
   for (;;) {
-    int best = -1, best_key = 0;
+    int best = -1;
+    std::pair<int, int> best_key;  // (key, two-hop key)
     for (int v = 0; v < g.n; ++v) {
       if (!in_set[v] || placed[v]) continue;
       const auto k = state.key(v);
-      if (k && (best < 0 || *k < best_key)) best = v, best_key = *k;
+      if (!k) continue;
+      const std::pair<int, int> key{*k, two_hop ? two_hop_key(g, state, v) : 0};
+      if (best < 0 || key < best_key) best = v, best_key = key;
     }
     if (best < 0) break;
     placed[best] = 1;
@@ -241,6 +263,24 @@ std::unique_ptr<GreedyState> min_degree_free(const Graph& g) { return std::make_
 
 std::unique_ptr<GreedyState> max_degree_uncovered(const Graph& g) { return std::make_unique<MaxDegreeUncovered>(g); }
 
+int two_hop_key(const Graph& g, const GreedyState& state, int v) {
+  int sum = 0;
+  for (int w : g.neighbors(v))
+    if (const auto k = state.key(w)) sum += std::abs(*k);
+  return -sum;
+}
+
+std::vector<int> two_hop_preference(const Graph& g, const GreedyState& state) {
+  std::vector<std::tuple<int, int, int>> keyed;  // (key, two-hop key, ID)
+  for (int w = 0; w < g.n; ++w)
+    if (const auto k = state.key(w)) keyed.emplace_back(*k, two_hop_key(g, state, w), w);
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<int> preferred;
+  preferred.reserve(keyed.size());
+  for (const auto& [k, t, w] : keyed) preferred.push_back(w);
+  return preferred;
+}
+
 std::vector<int> ranked_note(const Graph& g, const GreedyState& state) {
   std::vector<std::pair<int, int>> keyed;  // (key, ID)
   for (int w = 0; w < g.n; ++w)
@@ -254,7 +294,12 @@ std::vector<int> ranked_note(const Graph& g, const GreedyState& state) {
 
 EchoNotes mis_ranked_notes(const GraphInstance& instance, const Solution& set) {
   MinDegreeFree state(instance.graph);
-  return ranked_notes(instance.graph, set, state);
+  return ranked_notes(instance.graph, set, state, /*keyed=*/false);
+}
+
+EchoNotes mis_keyed_notes(const GraphInstance& instance, const Solution& set) {
+  MinDegreeFree state(instance.graph);
+  return ranked_notes(instance.graph, set, state, /*keyed=*/true);
 }
 
 Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
@@ -264,7 +309,17 @@ Solution mis_ranked_order(const GraphInstance& instance, const Solution& set) {
 
 EchoNotes mvc_ranked_notes(const GraphInstance& instance, const Solution& set) {
   MaxDegreeUncovered state(instance.graph);
-  return ranked_notes(instance.graph, set, state);
+  return ranked_notes(instance.graph, set, state, /*keyed=*/false);
+}
+
+EchoNotes mvc_keyed_notes(const GraphInstance& instance, const Solution& set) {
+  MaxDegreeUncovered state(instance.graph);
+  return ranked_notes(instance.graph, set, state, /*keyed=*/true);
+}
+
+Solution mis_keyed_order(const GraphInstance& instance, const Solution& set) {
+  MinDegreeFree state(instance.graph);
+  return ranked_order(instance.graph, set, state, /*two_hop=*/true);
 }
 
 Solution mvc_ranked_order(const GraphInstance& instance, const Solution& set) {

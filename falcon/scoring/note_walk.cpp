@@ -39,17 +39,21 @@ int draw_rank(int count, double q, Rng& rng) {
 }
 
 std::vector<int> note_choices(const std::string& note, int index_base) {
-  const std::size_t colon = note.rfind(':');
+  // An insertion note's job comes before its ':' ("#3:"); a keyed note's counts are bare numbers.
+  const std::size_t colon = note.find(':');
+  const bool insertion = colon != std::string::npos && note[0] == '#';
   std::vector<int> choices;
   long long id = -1;
-  for (std::size_t i = colon == std::string::npos ? 0 : colon + 1; i <= note.size(); ++i) {
+  bool is_id = false;  // the digits read follow a '#'
+  for (std::size_t i = insertion ? colon + 1 : 0; i <= note.size(); ++i) {
     const bool digit = i < note.size() && std::isdigit(static_cast<unsigned char>(note[i]));
     if (digit) {
       id = (id < 0 ? 0 : id * 10) + (note[i] - '0');
       if (id > 1'000'000'000) id = 1'000'000'000;  // no note lists such an ID; keeps the int cast safe
-    } else if (id >= 0) {
-      choices.push_back(static_cast<int>(id) - index_base);
+    } else {
+      if (id >= 0 && is_id) choices.push_back(static_cast<int>(id) - index_base);
       id = -1;
+      is_id = i < note.size() && note[i] == '#';
     }
   }
   return choices;

@@ -6,6 +6,7 @@
 
 #include "falcon/core/atomic_file.h"
 #include "falcon/core/error.h"
+#include "falcon/formats/registry.h"
 #include "falcon/text/chat_template.h"
 
 namespace falcon::scoring {
@@ -32,7 +33,7 @@ formats::TextStyle read_text_style(const std::string& dir) {
   if (ok && j.contains("problems"))
     for (const auto& [problem, own] : j["problems"].items()) ok = ok && one_style(own);
   if (!ok)
-    throw Error(path + ": malformed (expected {\"style\": \"paper\" | \"compact\" | \"compact_echo\" | \"compact_state\" | \"compact_ranked\" | \"compact_ranked_opening\" | \"compact_ranked_conflict\" | \"compact_insert\", \"candidates\": k, "
+    throw Error(path + ": malformed (expected {\"style\": one of " + formats::known_styles() + ", \"candidates\": k, "
                        "optionally \"problems\": {\"op\": {\"style\": ..., \"candidates\": k}}, \"chat\": \"chatml\"}); rewrite it or delete it to read the model as the paper's style");
   auto style = formats::make_text_style(j["style"].get<std::string>(), j.value("candidates", 0), path);
   if (j.contains("problems"))

@@ -40,11 +40,29 @@ std::vector<int> min_degree_independent_set(const problems::Graph& g) {
   return set;
 }
 
+std::vector<int> two_hop_independent_set(const problems::Graph& g) {
+  const auto state = problems::mis_mvc::min_degree_free(g);
+  std::vector<int> set;
+  for (;;) {
+    const std::vector<int> preferred = problems::mis_mvc::two_hop_preference(g, *state);
+    if (preferred.empty()) break;
+    set.push_back(preferred.front());
+    state->take(preferred.front());
+  }
+  std::sort(set.begin(), set.end());
+  return set;
+}
+
 std::vector<int> max_degree_vertex_cover(const problems::Graph& g) { return problems::mvc::repair_set(g, {}); }
 
 problems::Solution mis_greedy(const problems::Instance& instance, const SolveOptions&) {
   const auto& graph = problems::instance_as<problems::GraphInstance>(instance, "mis").graph;
   return problems::Solution::flat(min_degree_independent_set(graph));
+}
+
+problems::Solution mis_greedy_two_hop(const problems::Instance& instance, const SolveOptions&) {
+  const auto& graph = problems::instance_as<problems::GraphInstance>(instance, "mis").graph;
+  return problems::Solution::flat(two_hop_independent_set(graph));
 }
 
 problems::Solution mvc_greedy(const problems::Instance& instance, const SolveOptions&) {

@@ -60,9 +60,10 @@ std::vector<int> members(const std::vector<char>& in) {
   return out;
 }
 
-}  // namespace
+// The walk of mis_set_toward_greedy, its choices at each step in `preference`'s order.
+using Preference = std::vector<int> (*)(const Graph& g, const mis_mvc::GreedyState& state);
 
-std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& set) {
+std::vector<int> mis_set_toward(const Graph& g, const std::vector<int>& set, Preference preference) {
   std::vector<char> in_set = membership(g, set);
   if (const auto edge = offending_edge(g, in_set, true))
     throw Error("toward greedy: the set is not independent (edge " + *edge + "); pass an independent set");
@@ -70,7 +71,7 @@ std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& s
   int taken_count = 0;
   const auto state = mis_mvc::min_degree_free(g);
   for (;;) {
-    const std::vector<int> note = mis_mvc::ranked_note(g, *state);
+    const std::vector<int> note = preference(g, *state);
     if (note.empty()) break;
     const int size = static_cast<int>(members(in_set).size());
     int pick = -1;
@@ -104,6 +105,16 @@ std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& s
     state->take(pick);
   }
   return members(in_set);
+}
+
+}  // namespace
+
+std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& set) {
+  return mis_set_toward(g, set, &mis_mvc::ranked_note);
+}
+
+std::vector<int> mis_set_toward_two_hop(const Graph& g, const std::vector<int>& set) {
+  return mis_set_toward(g, set, &mis_mvc::two_hop_preference);
 }
 
 std::vector<int> mvc_cover_toward_greedy(const Graph& g, const std::vector<int>& cover) {
@@ -147,6 +158,11 @@ std::vector<int> mvc_cover_toward_greedy(const Graph& g, const std::vector<int>&
 problems::Solution mis_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options) {
   const Graph& g = problems::instance_as<problems::GraphInstance>(instance, "mis").graph;
   return problems::Solution::flat(mis_set_toward_greedy(g, mis_reference_solve(instance, options).items()));
+}
+
+problems::Solution mis_reference_toward_two_hop(const problems::Instance& instance, const SolveOptions& options) {
+  const Graph& g = problems::instance_as<problems::GraphInstance>(instance, "mis").graph;
+  return problems::Solution::flat(mis_set_toward_two_hop(g, mis_reference_solve(instance, options).items()));
 }
 
 problems::Solution mvc_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options) {

@@ -22,6 +22,9 @@ inline constexpr long long kTowardGreedyCheckWork = 100000000;
 // ascending, whose min-degree greedy order (problems::mis_mvc::mis_ranked_order) takes the note's
 // best-ranked vertex wherever an independent set that large allows it.
 std::vector<int> mis_set_toward_greedy(const problems::Graph& g, const std::vector<int>& set);
+// The same walk over the note ordered by problems::mis_mvc::two_hop_preference (ties broken by the
+// two-hop rule, then ID): the labels of the compact_ranked_keyed text, written in that order.
+std::vector<int> mis_set_toward_two_hop(const problems::Graph& g, const std::vector<int>& set);
 // `cover`: a vertex cover of g. Returns a cover at most as large, ascending, likewise for the
 // max-degree greedy (problems::mis_mvc::mvc_ranked_order).
 std::vector<int> mvc_cover_toward_greedy(const problems::Graph& g, const std::vector<int>& cover);
@@ -29,5 +32,7 @@ std::vector<int> mvc_cover_toward_greedy(const problems::Graph& g, const std::ve
 // Registry adapters ("reference_toward_greedy"): the reference solver's optimum, then the above.
 problems::Solution mis_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options);
 problems::Solution mvc_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options);
+// "reference_toward_two_hop" (MIS): the reference solver's optimum, then mis_set_toward_two_hop.
+problems::Solution mis_reference_toward_two_hop(const problems::Instance& instance, const SolveOptions& options);
 
 }  // namespace falcon::solvers

@@ -44,6 +44,10 @@ const std::vector<SolverEntry>& all_solvers() {
       // (optimum_toward_greedy.h): labels for the compact_ranked text.
       {"mis", "reference_toward_greedy", &mis_reference_toward_greedy},
       {"mvc", "reference_toward_greedy", &mvc_reference_toward_greedy},
+      // The same toward the two-hop tie-break: labels for the compact_ranked_keyed text.
+      {"mis", "reference_toward_two_hop", &mis_reference_toward_two_hop},
+      // Min-degree greedy with that tie-break: the yardstick of a model trained toward it.
+      {"mis", "greedy_two_hop", &mis_greedy_two_hop},
   };
   return solvers;
 }

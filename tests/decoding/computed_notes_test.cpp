@@ -366,6 +366,8 @@ TEST(ComputedNotes, SampledTextsCarryTheirOwnNotes) {
   check_sampled_notes("tsp", 12, synthetic, 3, "compact_ranked");   // the nearest unvisited nodes
   check_sampled_notes("jssp", 6, synthetic, 3, "compact_ranked");  // the jobs with work left
   check_sampled_notes("jssp", 6, synthetic, 3, "compact_ranked_conflict");  // the jobs that compete
+  check_sampled_notes("mis", 12, synthetic, 3, "compact_ranked_keyed");     // each run of ties' count
+  check_sampled_notes("mvc", 12, synthetic, 3, "compact_ranked_keyed");
 }
 
 TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
@@ -376,6 +378,10 @@ TEST(ComputedNotes, SampledTextsUnderNotePicksAreFeasible) {
     if (HasFatalFailure()) return;
   }
   check_sampled_notes("jssp", 6, synthetic, 6, "compact_ranked_conflict", picks_on());
+  for (const std::string problem : {"mis", "mvc"}) {  // a keyed note's counts are not choices
+    check_sampled_notes(problem, 12, synthetic, 6, "compact_ranked_keyed", picks_on());
+    check_sampled_notes(problem, 12, Vocabulary::byte_level(), 2, "compact_ranked_keyed", picks_on());
+  }
 }
 
 }  // namespace

@@ -134,7 +134,8 @@ TEST(GrammarParser, LoadsFromAPathAndBuiltinsParse) {
 
   EXPECT_EQ(builtin_grammar_names(),
             (std::vector<std::string>{"cvrp", "cvrp_compact", "cvrp_echo", "cvrp_ranked", "free_text", "jssp", "jssp_compact", "jssp_ranked", "mis",
-                                      "mis_compact", "mis_echo", "mvc", "mvc_compact", "mvc_echo", "op", "op_compact",
+                                      "mis_compact", "mis_echo", "mis_keyed", "mvc", "mvc_compact", "mvc_echo", "mvc_keyed",
+                                      "op", "op_compact",
                                       "op_echo", "op_ranked", "pfsp", "pfsp_compact", "pfsp_echo", "pfsp_insert", "tsp", "tsp_compact",
                                       "tsp_ranked"}));
   for (const auto& name : builtin_grammar_names()) {

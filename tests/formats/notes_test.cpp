@@ -358,6 +358,57 @@ TEST(EchoNotes, RankedOpeningPromptEndsOnTheFirstPicksNote) {
   EXPECT_EQ(prompt.substr(prompt.size() - 9), " (#1#2#3)") << prompt;
 }
 
+// compact_ranked_keyed: the opening text whose notes open each run of ties with the greedy's count.
+TEST(EchoNotes, KeyedNotesWriteTheGreedysCountBeforeEachRunOfTies) {
+  const auto path_and_lone = graph(4, {{0, 1}, {1, 2}});  // 0-1-2, and 3 alone
+  const Problem& keyed = with_text_style(problem_by_name("mis"), make_text_style("compact_ranked_keyed", 0, "test"));
+  const Problem& ranked = with_text_style(problem_by_name("mis"), make_text_style("compact_ranked", 0, "test"));
+  // Before any pick: 3 has no free neighbour, 0 and 2 one, 1 two.
+  EXPECT_EQ(keyed.prompt(*path_and_lone), "MIS:#0 1:#1;#1 2:#2;#2 1;#3 0; (0:#3 1:#0#2 2:#1)");
+  EXPECT_EQ(keyed.format(*path_and_lone, Solution::flat({0, 2, 3})),
+            "Set: [#3 (1:#0#2 2:#1), #0 (0:#2), #2 ()], Objective: 3.00");
+  const ParseResult back = keyed.parse(keyed.format(*path_and_lone, Solution::flat({2, 0, 3})));
+  ASSERT_TRUE(back.solution.has_value()) << back.error;
+  EXPECT_EQ(*back.solution, Solution::flat({3, 0, 2}));
+  // An MIS set is written with its ties broken by the two-hop rule. On the edge 0-1 and the path
+  // 2-3-4-5, vertices 0, 1, 2 and 5 have one free neighbour each; 2's and 5's have two, 0's one:
+  // the keyed order takes 2 before 0, the ranked order 0 (the smaller ID) first.
+  const auto edge_and_path = graph(6, {{0, 1}, {2, 3}, {3, 4}, {4, 5}});
+  EXPECT_EQ(mis_mvc::mis_keyed_order(*edge_and_path, Solution::flat({5, 2, 0})), Solution::flat({2, 0, 5}));
+  EXPECT_EQ(mis_mvc::mis_ranked_order(*edge_and_path, Solution::flat({5, 2, 0})), Solution::flat({0, 2, 5}));
+  // MVC: the uncovered edges; on the path 0-1-2-3-4 after 1, vertex 3 has two and 2 and 4 one.
+  const auto path = graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
+  const Problem& mvc_keyed = with_text_style(problem_by_name("mvc"), make_text_style("compact_ranked_keyed", 0, "test"));
+  EXPECT_EQ(mvc_keyed.format(*path, Solution::flat({3, 1})), "Set: [#1 (2:#3 1:#2#4), #3 ()], Objective: 2.00");
+  // On random graphs and sets the keyed notes list the ranked notes' IDs in the same order, and a
+  // run's count is each of its vertices' own.
+  Rng rng(5);
+  for (const std::string problem : {"mis", "mvc"}) {
+    const Problem& k = with_text_style(problem_by_name(problem), make_text_style("compact_ranked_keyed", 0, "test"));
+    const Problem& r = with_text_style(problem_by_name(problem), make_text_style("compact_ranked", 0, "test"));
+    for (int trial = 0; trial < 20; ++trial) {
+      const auto inst = generated_graph(problem_by_name(problem), 12 + trial, trial);
+      const Solution set = Solution::flat(random_set(inst->graph.n, 0.3, rng));
+      const EchoNotes kn = k.echo_notes(*inst, set), rn = r.echo_notes(*inst, set);
+      ASSERT_EQ(kn.size(), rn.size());
+      for (std::size_t i = 0; i < kn.back().size(); ++i) {
+        std::string ids;  // the keyed note less its counts
+        for (std::size_t at = 0; at < kn.back()[i].size();) {
+          const std::size_t colon = kn.back()[i].find(':', at), end = std::min(kn.back()[i].find(' ', at), kn.back()[i].size());
+          ASSERT_LT(colon, end) << kn.back()[i];
+          ids += kn.back()[i].substr(colon + 1, end - colon - 1);
+          at = end + 1;
+        }
+        EXPECT_EQ(ids, rn.back()[i]) << problem << " " << kn.back()[i];
+      }
+    }
+  }
+  // A problem without a keyed note is named.
+  EXPECT_THROW(with_text_style(problem_by_name("tsp"), make_text_style("compact_ranked_keyed", 0, "test"))
+                   .echo_notes(*generated<tsp::TspInstance>(problem_by_name("tsp"), 5, 1), Solution::flat({0, 1})),
+               Error);
+}
+
 TEST(EchoNotes, JsspConflictNotesListOnlyTheJobsThatCompete) {
   auto shop = std::make_shared<jssp::JsspInstance>();
   shop->jobs = 3, shop->machines = 2;

@@ -14,9 +14,9 @@ namespace {
 TEST(FormatRegistry, EveryStyleIsFoundByItsOwnName) {
   EXPECT_EQ(known_styles(),
             "paper, compact, compact_echo, compact_state, compact_ranked, compact_ranked_opening, "
-            "compact_ranked_conflict, compact_insert");
+            "compact_ranked_conflict, compact_ranked_keyed, compact_insert");
   for (const char* name : {"compact", "compact_echo", "compact_state", "compact_ranked", "compact_ranked_opening",
-                           "compact_ranked_conflict", "compact_insert"}) {
+                           "compact_ranked_conflict", "compact_ranked_keyed", "compact_insert"}) {
     const Format* format = format_by_name(name);
     ASSERT_NE(format, nullptr) << name;
     EXPECT_EQ(format->name(), name);

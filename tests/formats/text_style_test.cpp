@@ -173,7 +173,7 @@ TEST(TextStyle, DescribeNamesStyleAndCandidates) {
 // Note picks and the heuristic sampler read a note as the next pick's choices: only the ranked
 // styles' notes are; an echo's or a state's note is not ranked, and the paper's text has none.
 TEST(TextStyle, OnlyRankedNotesAreChoices) {
-  for (const char* name : {"compact_ranked", "compact_ranked_opening", "compact_ranked_conflict"})
+  for (const char* name : {"compact_ranked", "compact_ranked_opening", "compact_ranked_conflict", "compact_ranked_keyed"})
     EXPECT_TRUE(notes_are_choices(make_text_style(name, 0, "t"))) << name;
   for (const char* name : {"paper", "compact", "compact_echo", "compact_state", "compact_insert"})
     EXPECT_FALSE(notes_are_choices(make_text_style(name, 0, "t"))) << name;

@@ -111,12 +111,15 @@ EvalInstance noted_instance(const std::string& name, const formats::TextStyle& s
 const formats::TextStyle kRanked = formats::make_text_style("compact_ranked", 0, "<test>");
 const formats::TextStyle kInsert = formats::make_text_style("compact_insert", 0, "<test>");
 const formats::TextStyle kConflict = formats::make_text_style("compact_ranked_conflict", 0, "<test>");
+const formats::TextStyle kKeyed = formats::make_text_style("compact_ranked_keyed", 0, "<test>");
 
 // Each problem with the text its sampler walks: JSSP's machine sequences (a noisy MWKR) and its
-// dispatch order's notes, all jobs with work left or only those in the conflict set.
+// dispatch order's notes, all jobs with work left or only those in the conflict set; MIS and MVC
+// also with keyed notes.
 const std::vector<std::pair<std::string, formats::TextStyle>> kWalked = {
     {"tsp", kRanked},  {"op", kRanked},     {"cvrp", kRanked}, {"mis", kRanked},   {"mvc", kRanked},
-    {"pfsp", kInsert}, {"jssp", kCompact4}, {"jssp", kRanked}, {"jssp", kConflict}};
+    {"pfsp", kInsert}, {"jssp", kCompact4}, {"jssp", kRanked}, {"jssp", kConflict}, {"mis", kKeyed},
+    {"mvc", kKeyed}};
 
 TEST(HeuristicSampler, WalksTheNotesToFeasibleAnswersWithoutRepair) {
   for (const auto& [name, style] : kWalked) {
@@ -167,6 +170,7 @@ TEST(HeuristicSampler, ReadsANotesChoices) {
   EXPECT_EQ(note_choices("#4#9#12", 0), (std::vector<int>{4, 9, 12}));
   EXPECT_EQ(note_choices("#3:#2#1#0", 1), (std::vector<int>{1, 0, -1}));  // places after ':', 1-based
   EXPECT_EQ(note_choices("", 0), std::vector<int>{});
+  EXPECT_EQ(note_choices("1:#4#9 12:#7", 0), (std::vector<int>{4, 9, 7}));  // a keyed note's counts are no choices
 }
 
 TEST(HeuristicSampler, RefusesATextItDoesNotKnow) {

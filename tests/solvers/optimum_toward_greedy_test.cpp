@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "falcon/core/error.h"
@@ -99,6 +100,25 @@ TEST(OptimumTowardGreedy, MisIsMinDegreeGreedyWhereverGreedyIsOptimal) {
   EXPECT_GT(greedy_optimal, 100);  // the stream has many such graphs
 }
 
+TEST(OptimumTowardGreedy, MisTowardTwoHopKeepsTheSizeAndIsTheTwoHopGreedyWhereverThatIsOptimal) {
+  int two_hop_optimal = 0, differs_from_min_degree = 0;
+  for (int k = 0; k < 300; ++k) {
+    const Graph g = testing::test_graph(k, 18);
+    const std::vector<int> start = some_maximum_set(g);
+    const std::vector<int> set = mis_set_toward_two_hop(g, start);
+    ASSERT_TRUE(independent(g, set)) << "graph " << k;
+    ASSERT_EQ(set.size(), start.size()) << "graph " << k;
+    const std::vector<int> greedy = two_hop_independent_set(g);
+    ASSERT_TRUE(independent(g, greedy)) << "graph " << k;
+    if (static_cast<int>(greedy.size()) != brute_force_alpha(g)) continue;
+    ++two_hop_optimal;
+    ASSERT_EQ(set, greedy) << "graph " << k;
+    differs_from_min_degree += set != mis_set_toward_greedy(g, start);
+  }
+  EXPECT_GT(two_hop_optimal, 100);
+  EXPECT_GT(differs_from_min_degree, 10);  // the tie-break changes labels
+}
+
 TEST(OptimumTowardGreedy, MvcKeepsTheSizeAndFollowsMaxDegreeWhereAnOptimumAllows) {
   int changed = 0;
   for (int k = 0; k < 300; ++k) {
@@ -146,8 +166,9 @@ TEST(OptimumTowardGreedy, RefusesASetThatIsNotIndependentOrACoverThatIsNot) {
 }
 
 TEST(OptimumTowardGreedy, RegisteredAsALabelMethodForBothProblems) {
-  for (const char* problem : {"mis", "mvc"}) {
-    const SolverEntry& entry = solver_by_name(problem, "reference_toward_greedy");
+  for (const auto& [problem, method] : {std::pair<const char*, const char*>{"mis", "reference_toward_greedy"},
+                                        {"mvc", "reference_toward_greedy"}, {"mis", "reference_toward_two_hop"}}) {
+    const SolverEntry& entry = solver_by_name(problem, method);
     const auto instance = problems::mis_mvc::generate({.n = 30}, 7, problem);
     const SolverEntry& reference = solver_by_name(problem, "reference");
     EXPECT_EQ(entry.solve(*instance, {}).items().size(), reference.solve(*instance, {}).items().size()) << problem;
