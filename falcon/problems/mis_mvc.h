@@ -94,7 +94,7 @@ std::unique_ptr<GreedyState> max_degree_uncovered(const Graph& g);
 std::vector<int> ranked_note(const Graph& g, const GreedyState& state);
 // A tie-break among vertices of one key, smaller first: minus the sum of v's neighbours' counts
 // (MIS: the free vertex whose free neighbours have the most free neighbours, so that taking it
-// rules out the vertices that constrain the rest most).
+// rules out the vertices that constrain the rest most). Not MVC's: there the reverse helps.
 int two_hop_key(const Graph& g, const GreedyState& state, int v);
 // The ranked note's vertices ordered by (key, two_hop_key, ID): the greedy with that tie-break.
 std::vector<int> two_hop_preference(const Graph& g, const GreedyState& state);
