@@ -193,12 +193,20 @@ class MaxDegreeUncovered final : public GreedyState {
   std::vector<char> in_cover_;
 };
 
+// Every vertex with a key, as (key, ID), smallest key first (ties: smallest ID).
+std::vector<std::pair<int, int>> keyed_vertices(const Graph& g, const GreedyState& state) {
+  std::vector<std::pair<int, int>> keyed;
+  for (int w = 0; w < g.n; ++w)
+    if (const auto k = state.key(w)) keyed.emplace_back(*k, w);
+  std::sort(keyed.begin(), keyed.end());
+  return keyed;
+}
+
 // The ranked note with each run of equal keys opened by its count: "1:#30#12 2:#15".
 std::string keyed_note_text(const Graph& g, const GreedyState& state) {
   std::string text;
   std::optional<int> run;  // the key of the run being written
-  for (int w : ranked_note(g, state)) {
-    const int key = *state.key(w);
+  for (const auto& [key, w] : keyed_vertices(g, state)) {
     if (key != run) {
       if (run) text += ' ';
       text += std::to_string(std::abs(key)) + ':';  // MVC's key is minus its count
@@ -272,8 +280,7 @@ int two_hop_key(const Graph& g, const GreedyState& state, int v) {
 
 std::vector<int> two_hop_preference(const Graph& g, const GreedyState& state) {
   std::vector<std::tuple<int, int, int>> keyed;  // (key, two-hop key, ID)
-  for (int w = 0; w < g.n; ++w)
-    if (const auto k = state.key(w)) keyed.emplace_back(*k, two_hop_key(g, state, w), w);
+  for (const auto& [k, w] : keyed_vertices(g, state)) keyed.emplace_back(k, two_hop_key(g, state, w), w);
   std::sort(keyed.begin(), keyed.end());
   std::vector<int> preferred;
   preferred.reserve(keyed.size());
@@ -282,13 +289,8 @@ std::vector<int> two_hop_preference(const Graph& g, const GreedyState& state) {
 }
 
 std::vector<int> ranked_note(const Graph& g, const GreedyState& state) {
-  std::vector<std::pair<int, int>> keyed;  // (key, ID)
-  for (int w = 0; w < g.n; ++w)
-    if (const auto k = state.key(w)) keyed.emplace_back(*k, w);
-  std::sort(keyed.begin(), keyed.end());
   std::vector<int> ranked;
-  ranked.reserve(keyed.size());
-  for (const auto& [k, w] : keyed) ranked.push_back(w);
+  for (const auto& [k, w] : keyed_vertices(g, state)) ranked.push_back(w);
   return ranked;
 }
 
