@@ -93,7 +93,7 @@ const ProblemRanking kConflictRankings[] = {
 };
 
 // compact_ranked_keyed's notes: the ranked notes with the greedy's count before each run of ties;
-// MIS's set written with its ties broken by the two-hop rule the counts let the model compute.
+// the set written with its ties broken by the two-hop rule the counts let the model compute.
 const ProblemRanking kKeyedRankings[] = {
     {"mis",
      [](const Instance& i, const Solution& s) {
@@ -108,7 +108,7 @@ const ProblemRanking kKeyedRankings[] = {
        return mis_mvc::mvc_keyed_notes(instance_as<GraphInstance>(i, "mvc"), s);
      },
      [](const Instance& i, const Solution& s) {
-       return mis_mvc::mvc_ranked_order(instance_as<GraphInstance>(i, "mvc"), s);
+       return mis_mvc::mvc_keyed_order(instance_as<GraphInstance>(i, "mvc"), s);
      },
      "mvc_keyed"},
 };

@@ -23,8 +23,8 @@ const Format& ranked_opening_format();
 const Format& ranked_conflict_format();
 // compact_ranked_keyed: the opening text whose notes write the count the greedy ranks by before
 // each run of ties (MIS and MVC: "1:#30#12 2:#15"), so that the model sees which choices the
-// greedy holds equal, where the ranked note alone orders ties by ID. An MIS set is written with
-// its ties broken by problems::mis_mvc::two_hop_key, which those counts let the model compute.
+// greedy holds equal, where the ranked note alone orders ties by ID. A set is written with its
+// ties broken by problems::mis_mvc::two_hop_key, which those counts let the model compute.
 const Format& ranked_keyed_format();
 
 }  // namespace falcon::formats

@@ -274,7 +274,7 @@ std::unique_ptr<GreedyState> max_degree_uncovered(const Graph& g) { return std::
 int two_hop_key(const Graph& g, const GreedyState& state, int v) {
   int sum = 0;
   for (int w : g.neighbors(v))
-    if (const auto k = state.key(w)) sum += std::abs(*k);
+    if (const auto k = state.key(w)) sum += *k;
   return -sum;
 }
 
@@ -327,6 +327,11 @@ Solution mis_keyed_order(const GraphInstance& instance, const Solution& set) {
 Solution mvc_ranked_order(const GraphInstance& instance, const Solution& set) {
   MaxDegreeUncovered state(instance.graph);
   return ranked_order(instance.graph, set, state);
+}
+
+Solution mvc_keyed_order(const GraphInstance& instance, const Solution& set) {
+  MaxDegreeUncovered state(instance.graph);
+  return ranked_order(instance.graph, set, state, /*two_hop=*/true);
 }
 
 EchoNotes mvc_state_notes(const GraphInstance& instance, const Solution& set) {

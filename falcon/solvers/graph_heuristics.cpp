@@ -40,17 +40,29 @@ std::vector<int> min_degree_independent_set(const problems::Graph& g) {
   return set;
 }
 
-std::vector<int> two_hop_independent_set(const problems::Graph& g) {
-  const auto state = problems::mis_mvc::min_degree_free(g);
+namespace {
+
+// The greedy of `state`, each step taking the first vertex of two_hop_preference. Ascending.
+std::vector<int> two_hop_greedy(const problems::Graph& g, problems::mis_mvc::GreedyState& state) {
   std::vector<int> set;
   for (;;) {
-    const std::vector<int> preferred = problems::mis_mvc::two_hop_preference(g, *state);
+    const std::vector<int> preferred = problems::mis_mvc::two_hop_preference(g, state);
     if (preferred.empty()) break;
     set.push_back(preferred.front());
-    state->take(preferred.front());
+    state.take(preferred.front());
   }
   std::sort(set.begin(), set.end());
   return set;
+}
+
+}  // namespace
+
+std::vector<int> two_hop_independent_set(const problems::Graph& g) {
+  return two_hop_greedy(g, *problems::mis_mvc::min_degree_free(g));
+}
+
+std::vector<int> two_hop_vertex_cover(const problems::Graph& g) {
+  return two_hop_greedy(g, *problems::mis_mvc::max_degree_uncovered(g));
 }
 
 std::vector<int> max_degree_vertex_cover(const problems::Graph& g) { return problems::mvc::repair_set(g, {}); }
@@ -68,6 +80,11 @@ problems::Solution mis_greedy_two_hop(const problems::Instance& instance, const 
 problems::Solution mvc_greedy(const problems::Instance& instance, const SolveOptions&) {
   const auto& graph = problems::instance_as<problems::GraphInstance>(instance, "mvc").graph;
   return problems::Solution::flat(max_degree_vertex_cover(graph));
+}
+
+problems::Solution mvc_greedy_two_hop(const problems::Instance& instance, const SolveOptions&) {
+  const auto& graph = problems::instance_as<problems::GraphInstance>(instance, "mvc").graph;
+  return problems::Solution::flat(two_hop_vertex_cover(graph));
 }
 
 }  // namespace falcon::solvers

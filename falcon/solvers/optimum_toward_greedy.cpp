@@ -107,24 +107,15 @@ std::vector<int> mis_set_toward(const Graph& g, const std::vector<int>& set, Pre
   return members(in_set);
 }
 
-}  // namespace
-
-std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& set) {
-  return mis_set_toward(g, set, &mis_mvc::ranked_note);
-}
-
-std::vector<int> mis_set_toward_two_hop(const Graph& g, const std::vector<int>& set) {
-  return mis_set_toward(g, set, &mis_mvc::two_hop_preference);
-}
-
-std::vector<int> mvc_cover_toward_greedy(const Graph& g, const std::vector<int>& cover) {
+// The walk of mvc_cover_toward_greedy, its choices at each step in `preference`'s order.
+std::vector<int> mvc_cover_toward(const Graph& g, const std::vector<int>& cover, Preference preference) {
   std::vector<char> in_cover = membership(g, cover);
   if (const auto edge = offending_edge(g, in_cover, false))
     throw Error("toward greedy: the set is not a vertex cover (edge " + *edge + " uncovered); pass a cover");
   std::vector<char> taken(static_cast<std::size_t>(g.n), 0);
   const auto state = mis_mvc::max_degree_uncovered(g);
   for (;;) {
-    const std::vector<int> note = mis_mvc::ranked_note(g, *state);
+    const std::vector<int> note = preference(g, *state);
     if (note.empty()) break;  // every edge covered by the vertices taken
     int pick = -1;
     for (int v : note) {
@@ -155,6 +146,24 @@ std::vector<int> mvc_cover_toward_greedy(const Graph& g, const std::vector<int>&
   return members(in_cover);
 }
 
+}  // namespace
+
+std::vector<int> mis_set_toward_greedy(const Graph& g, const std::vector<int>& set) {
+  return mis_set_toward(g, set, &mis_mvc::ranked_note);
+}
+
+std::vector<int> mis_set_toward_two_hop(const Graph& g, const std::vector<int>& set) {
+  return mis_set_toward(g, set, &mis_mvc::two_hop_preference);
+}
+
+std::vector<int> mvc_cover_toward_greedy(const Graph& g, const std::vector<int>& cover) {
+  return mvc_cover_toward(g, cover, &mis_mvc::ranked_note);
+}
+
+std::vector<int> mvc_cover_toward_two_hop(const Graph& g, const std::vector<int>& cover) {
+  return mvc_cover_toward(g, cover, &mis_mvc::two_hop_preference);
+}
+
 problems::Solution mis_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options) {
   const Graph& g = problems::instance_as<problems::GraphInstance>(instance, "mis").graph;
   return problems::Solution::flat(mis_set_toward_greedy(g, mis_reference_solve(instance, options).items()));
@@ -168,6 +177,11 @@ problems::Solution mis_reference_toward_two_hop(const problems::Instance& instan
 problems::Solution mvc_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options) {
   const Graph& g = problems::instance_as<problems::GraphInstance>(instance, "mvc").graph;
   return problems::Solution::flat(mvc_cover_toward_greedy(g, mvc_reference_solve(instance, options).items()));
+}
+
+problems::Solution mvc_reference_toward_two_hop(const problems::Instance& instance, const SolveOptions& options) {
+  const Graph& g = problems::instance_as<problems::GraphInstance>(instance, "mvc").graph;
+  return problems::Solution::flat(mvc_cover_toward_two_hop(g, mvc_reference_solve(instance, options).items()));
 }
 
 }  // namespace falcon::solvers

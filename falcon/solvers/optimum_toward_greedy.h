@@ -28,11 +28,14 @@ std::vector<int> mis_set_toward_two_hop(const problems::Graph& g, const std::vec
 // `cover`: a vertex cover of g. Returns a cover at most as large, ascending, likewise for the
 // max-degree greedy (problems::mis_mvc::mvc_ranked_order).
 std::vector<int> mvc_cover_toward_greedy(const problems::Graph& g, const std::vector<int>& cover);
+// The same walk over the note ordered by problems::mis_mvc::two_hop_preference.
+std::vector<int> mvc_cover_toward_two_hop(const problems::Graph& g, const std::vector<int>& cover);
 
 // Registry adapters ("reference_toward_greedy"): the reference solver's optimum, then the above.
 problems::Solution mis_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options);
 problems::Solution mvc_reference_toward_greedy(const problems::Instance& instance, const SolveOptions& options);
-// "reference_toward_two_hop" (MIS): the reference solver's optimum, then mis_set_toward_two_hop.
+// "reference_toward_two_hop": the reference solver's optimum, then the two-hop walks above.
 problems::Solution mis_reference_toward_two_hop(const problems::Instance& instance, const SolveOptions& options);
+problems::Solution mvc_reference_toward_two_hop(const problems::Instance& instance, const SolveOptions& options);
 
 }  // namespace falcon::solvers

@@ -46,8 +46,10 @@ const std::vector<SolverEntry>& all_solvers() {
       {"mvc", "reference_toward_greedy", &mvc_reference_toward_greedy},
       // The same toward the two-hop tie-break: labels for the compact_ranked_keyed text.
       {"mis", "reference_toward_two_hop", &mis_reference_toward_two_hop},
-      // Min-degree greedy with that tie-break: the yardstick of a model trained toward it.
+      {"mvc", "reference_toward_two_hop", &mvc_reference_toward_two_hop},
+      // The greedy with that tie-break: the yardstick of a model trained toward it.
       {"mis", "greedy_two_hop", &mis_greedy_two_hop},
+      {"mvc", "greedy_two_hop", &mvc_greedy_two_hop},
   };
   return solvers;
 }

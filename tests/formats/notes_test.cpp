@@ -380,6 +380,14 @@ TEST(EchoNotes, KeyedNotesWriteTheGreedysCountBeforeEachRunOfTies) {
   const auto path = graph(5, {{0, 1}, {1, 2}, {2, 3}, {3, 4}});
   const Problem& mvc_keyed = with_text_style(problem_by_name("mvc"), make_text_style("compact_ranked_keyed", 0, "test"));
   EXPECT_EQ(mvc_keyed.format(*path, Solution::flat({3, 1})), "Set: [#1 (2:#3 1:#2#4), #3 ()], Objective: 2.00");
+  // An MVC cover likewise, the tied vertex whose neighbours have the fewest uncovered edges first.
+  // On the path 3-1-0-2-4 and the star 5-6, 5-7, vertices 0, 1, 2 and 5 have two edges each; 1's
+  // and 2's neighbours have three, 5's two: the keyed order takes 5 first, the ranked order 1.
+  const auto path_and_star = graph(8, {{0, 1}, {0, 2}, {1, 3}, {2, 4}, {5, 6}, {5, 7}});
+  EXPECT_EQ(mis_mvc::mvc_keyed_order(*path_and_star, Solution::flat({1, 2, 5})), Solution::flat({5, 1, 2}));
+  EXPECT_EQ(mis_mvc::mvc_ranked_order(*path_and_star, Solution::flat({1, 2, 5})), Solution::flat({1, 2, 5}));
+  EXPECT_EQ(mvc_keyed.format(*path_and_star, Solution::flat({1, 2, 5})),
+            "Set: [#5 (2:#0#1#2 1:#3#4), #1 (2:#2 1:#0#4), #2 ()], Objective: 3.00");
   // On random graphs and sets the keyed notes list the ranked notes' IDs in the same order, and a
   // run's count is each of its vertices' own.
   Rng rng(5);
