@@ -57,35 +57,6 @@ bool ComputedNotes::complete_index(unsigned char terminator) {
   return true;
 }
 
-namespace {
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// The IDs of a ranked note " (#7#5)", or of a keyed one " (1:#7#5 2:#9)" (each run of ties opened
-// by its count), as written; nullopt when the note is not a list of IDs.
-std::optional<std::vector<std::string>> listed_ids(const std::string& note) {
-  const auto open = note.find('('), close = note.rfind(')');
-  if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
-  std::vector<std::string> ids;
-  for (std::size_t i = open + 1; i < close;) {
-    if (note[i] == ' ' && !ids.empty()) ++i;  // the next run of a keyed note
-    if (i < close && is_digit(note[i])) {     // a run's count: "1:"
-      std::size_t j = i;
-      while (j < close && is_digit(note[j])) ++j;
-      if (j == close || note[j] != ':') return std::nullopt;
-      i = j + 1;
-    }
-    if (i >= close || note[i] != '#') return std::nullopt;
-    std::size_t j = i + 1;
-    while (j < close && is_digit(note[j])) ++j;
-    if (j == i + 1) return std::nullopt;
-    ids.push_back(note.substr(i + 1, j - i - 1));
-    i = j;
-  }
-  return ids;
-}
-
-}  // namespace
 
 const std::string& ComputedNotes::choices_note() const {
   if (!list_is_empty() || solution_.lists.empty()) return note_;
@@ -107,17 +78,21 @@ const ComputedNotes::Choices& ComputedNotes::choices() const {
   if (note.empty()) return kFree;
   const bool first_pick = list_is_empty();
   if (note == parsed_note_ && first_pick == parsed_first_pick_) return parsed_;
-  auto ids = listed_ids(note);
+  // The note as written: " (#7#5)".
+  const std::size_t open = note.find('('), close = note.rfind(')');
+  std::optional<std::vector<std::string_view>> listed;
+  if (open != std::string::npos && close != std::string::npos && open < close)
+    listed = problems::note_ids(std::string_view(note).substr(open + 1, close - open - 1));
   parsed_note_ = note;
   parsed_first_pick_ = first_pick;
   parsed_ = {};
-  if (!ids) return parsed_;  // a note of numbers: picks free
+  if (!listed) return parsed_;  // a note of numbers: picks free
   parsed_.restricts = true;
-  if (format_.nested && !ids->empty() && ids->front() == "0") {  // the route is full: the rest start the next
-    ids->erase(ids->begin());
+  parsed_.ids.assign(listed->begin(), listed->end());
+  if (format_.nested && !parsed_.ids.empty() && parsed_.ids.front() == "0") {  // the route is full: the rest start the next
+    parsed_.ids.erase(parsed_.ids.begin());
     parsed_.ends_list = !first_pick;
   }
-  parsed_.ids = std::move(*ids);
   return parsed_;
 }
 

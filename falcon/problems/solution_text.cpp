@@ -136,6 +136,29 @@ class StrictParser {
 
 std::string echo_note_text(const std::string& note) { return " (" + note + ")"; }
 
+std::optional<std::vector<std::string_view>> note_ids(std::string_view note) {
+  const auto digits_end = [note](std::size_t at) {
+    while (at < note.size() && note[at] >= '0' && note[at] <= '9') ++at;
+    return at;
+  };
+  std::vector<std::string_view> ids;
+  for (std::size_t i = 0; i < note.size();) {
+    const bool next_run = note[i] == ' ' && !ids.empty();  // a keyed note's runs: "1:#7 2:#9"
+    if (next_run) ++i;
+    if (i < note.size() && (next_run || note[i] != '#')) {  // a run's count: "1:"
+      const std::size_t colon = digits_end(i);
+      if (colon == i || colon == note.size() || note[colon] != ':') return std::nullopt;
+      i = colon + 1;
+    }
+    if (i >= note.size() || note[i] != '#') return std::nullopt;
+    const std::size_t end = digits_end(i + 1);
+    if (end == i + 1) return std::nullopt;
+    ids.push_back(note.substr(i + 1, end - i - 1));
+    i = end;
+  }
+  return ids;
+}
+
 std::string format_solution(const TextFormat& fmt, const Solution& solution, double objective,
                             const EchoNotes* notes) {
   std::string out = fmt.keyword + ": ";

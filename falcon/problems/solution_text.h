@@ -28,6 +28,10 @@ struct TextFormat {
 // One note per index of a solution, list by list: written after the index as " (note)".
 using EchoNotes = std::vector<std::vector<std::string>>;
 std::string echo_note_text(const std::string& note);  // " (note)", as it follows its index
+// The IDs a ranked note lists, as written and in its order: "#7#5", or a keyed note's
+// "1:#7#5 2:#9" (each run of ties opened by its count, which is no ID). `note` is the text inside
+// the parentheses; nullopt when it is not such a list (a note of numbers, "23").
+std::optional<std::vector<std::string_view>> note_ids(std::string_view note);
 
 struct ParseResult {
   std::optional<Solution> solution;   // set when the text could be read

@@ -1,8 +1,10 @@
 #include "falcon/scoring/note_walk.h"
 
-#include <cctype>
+#include <algorithm>
+#include <string_view>
 
 #include "falcon/problems/jssp.h"
+#include "falcon/problems/solution_text.h"
 
 namespace falcon::scoring {
 namespace {
@@ -39,21 +41,15 @@ int draw_rank(int count, double q, Rng& rng) {
 }
 
 std::vector<int> note_choices(const std::string& note, int index_base) {
-  // An insertion note's job comes before its ':' ("#3:"); a keyed note's counts are bare numbers.
-  const std::size_t colon = note.find(':');
-  const bool insertion = colon != std::string::npos && note[0] == '#';
+  std::string_view listed = note;
+  if (const std::size_t colon = note.find(':'); colon != std::string::npos && note[0] == '#')
+    listed.remove_prefix(colon + 1);  // an insertion note: its job comes before the ':' ("#3:")
   std::vector<int> choices;
-  long long id = -1;
-  bool is_id = false;  // the digits read follow a '#'
-  for (std::size_t i = insertion ? colon + 1 : 0; i <= note.size(); ++i) {
-    const bool digit = i < note.size() && std::isdigit(static_cast<unsigned char>(note[i]));
-    if (digit) {
-      id = (id < 0 ? 0 : id * 10) + (note[i] - '0');
-      if (id > 1'000'000'000) id = 1'000'000'000;  // no note lists such an ID; keeps the int cast safe
-    } else {
-      if (id >= 0 && is_id) choices.push_back(static_cast<int>(id) - index_base);
-      id = -1;
-      is_id = i < note.size() && note[i] == '#';
+  if (const auto ids = problems::note_ids(listed)) {
+    for (std::string_view id : *ids) {
+      long long value = 0;
+      for (char c : id) value = std::min(value * 10 + (c - '0'), 1'000'000'000LL);  // no note lists such an ID
+      choices.push_back(static_cast<int>(value) - index_base);
     }
   }
   return choices;

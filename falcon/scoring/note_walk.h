@@ -24,7 +24,7 @@ int draw_rank(int count, double q, Rng& rng);
 
 // The choices a note lists, as items of the text (its IDs less the text's index base): "#4#9",
 // a keyed note's IDs without their runs' counts ("1:#4#9 2:#7"), or the places after ':' in an
-// insertion note ("#3:#2#1#0").
+// insertion note ("#3:#2#1#0"); none when the note is no list of IDs (problems::note_ids).
 std::vector<int> note_choices(const std::string& note, int index_base);
 
 enum class NotedText { kRanked, kInsertion };

@@ -57,6 +57,15 @@ TEST(SolutionText, LenientSalvagesTruncatedAndGarbledText) {
   EXPECT_DOUBLE_EQ(*parse_solution_lenient(kRoute, "Route: [1], Objective: 2.5").objective, 2.5);
 }
 
+TEST(SolutionText, NoteIdsReadRankedAndKeyedNotesAndNothingElse) {
+  using Ids = std::vector<std::string_view>;
+  EXPECT_EQ(note_ids("#7#5#12"), Ids({"7", "5", "12"}));
+  EXPECT_EQ(note_ids("1:#7#5 12:#9"), Ids({"7", "5", "9"}));  // a keyed note's counts are no IDs
+  EXPECT_EQ(note_ids(""), Ids());                               // nothing left to pick
+  for (const char* not_a_list : {"23", "#3:#0#1", "#", "1:", "#7 #5", " #7", "#7x", "1#7", ":#7", "1:#7 "})
+    EXPECT_FALSE(note_ids(not_a_list).has_value()) << not_a_list;
+}
+
 TEST(GrammarSpec, AcceptsOnlyInRangeIndicesWithoutLeadingZeros) {
   const GrammarSpec tsp{"Route", false, false, 0, 102};
   EXPECT_TRUE(tsp.accepts("Route: [0, 102, 5], Objective: 1.00"));
